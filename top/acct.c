@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* acct.c - per-memcg page counters keyed by cgroup inode number */
+#include <stdlib.h>
+#include <string.h>
+#include "acct.h"
+
+const unsigned age_bucket_min[AGE_BUCKETS] = { 1, 2, 4, 8, 16 };
+
+int age_bucket(unsigned age)
+{
+	int i;
+
+	if (age == 0)
+		return -1;
+	for (i = AGE_BUCKETS - 1; i > 0; i--)
+		if (age >= age_bucket_min[i])
+			return i;
+	return 0;
+}
+
+void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src)
+{
+	int i;
+
+	for (i = 0; i < PK_NR; i++) {
+		dst->resident[i] += src->resident[i];
+		dst->idle[i] += src->idle[i];
+	}
+	for (i = 0; i < AGE_BUCKETS; i++)
+		dst->age[i] += src->age[i];
+	dst->unevictable += src->unevictable;
+	dst->ws_idle += src->ws_idle;
+}
+
+uint64_t cg_pages_resident(const struct cg_pages *p)
+{
+	return p->resident[PK_ANON] + p->resident[PK_FILE] +
+	       p->resident[PK_SHMEM];
+}
+
+uint64_t cg_pages_idle(const struct cg_pages *p)
+{
+	return p->idle[PK_ANON] + p->idle[PK_FILE] + p->idle[PK_SHMEM];
+}
+
+static size_t hash_ino(uint64_t ino, size_t cap)
+{
+	ino ^= ino >> 33;
+	ino *= 0xff51afd7ed558ccdULL;
+	ino ^= ino >> 33;
+	return (size_t)ino & (cap - 1);
+}
+
+int acct_init(struct acct *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->cap = 64;
+	a->slot = calloc(a->cap, sizeof(*a->slot));
+	return a->slot ? 0 : -1;
+}
+
+void acct_free(struct acct *a)
+{
+	free(a->slot);
+	memset(a, 0, sizeof(*a));
+}
+
+void acct_clear(struct acct *a)
+{
+	memset(a->slot, 0, a->cap * sizeof(*a->slot));
+	a->used = 0;
+	a->has_zero = 0;
+	memset(&a->zero_ent, 0, sizeof(a->zero_ent));
+}
+
+static struct acct_ent *probe(struct acct_ent *slot, size_t cap, uint64_t ino)
+{
+	size_t i = hash_ino(ino, cap);
+
+	while (slot[i].ino && slot[i].ino != ino)
+		i = (i + 1) & (cap - 1);
+	return &slot[i];
+}
+
+static int grow(struct acct *a)
+{
+	size_t ncap = a->cap * 2, i;
+	struct acct_ent *n = calloc(ncap, sizeof(*n));
+
+	if (!n)
+		return -1;
+	for (i = 0; i < a->cap; i++)
+		if (a->slot[i].ino)
+			*probe(n, ncap, a->slot[i].ino) = a->slot[i];
+	free(a->slot);
+	a->slot = n;
+	a->cap = ncap;
+	return 0;
+}
+
+struct cg_pages *acct_get(struct acct *a, uint64_t ino)
+{
+	struct acct_ent *e;
+
+	if (ino == 0) {
+		a->has_zero = 1;
+		return &a->zero_ent.pages;
+	}
+	if ((a->used + 1) * 4 > a->cap * 3 && grow(a))
+		return NULL;
+	e = probe(a->slot, a->cap, ino);
+	if (!e->ino) {
+		e->ino = ino;
+		a->used++;
+	}
+	return &e->pages;
+}
+
+const struct cg_pages *acct_find(const struct acct *a, uint64_t ino)
+{
+	const struct acct_ent *e;
+
+	if (ino == 0)
+		return a->has_zero ? &a->zero_ent.pages : NULL;
+	e = probe(a->slot, a->cap, ino);
+	return e->ino ? &e->pages : NULL;
+}
+
+const struct acct_ent *acct_next(const struct acct *a, size_t *pos)
+{
+	while (*pos < a->cap) {
+		const struct acct_ent *e = &a->slot[(*pos)++];
+
+		if (e->ino)
+			return e;
+	}
+	if (*pos == a->cap && a->has_zero) {
+		(*pos)++;
+		return &a->zero_ent;
+	}
+	return NULL;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* acct.h - per-memcg page counters, keyed by cgroup inode number */
+#ifndef IDLETOP_ACCT_H
+#define IDLETOP_ACCT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "kpf.h"
+
+/*
+ * Idle-age buckets: a page idle for a consecutive cycles is in bucket
+ * i when AGE_MIN[i] <= a < AGE_MIN[i+1]; the last bucket is open (16+).
+ */
+#define AGE_BUCKETS 5
+extern const unsigned age_bucket_min[AGE_BUCKETS];	/* 1 2 4 8 16 */
+int age_bucket(unsigned age);				/* -1 for age 0 */
+
+/* Page counts of one cgroup over one cycle (all in pages). */
+struct cg_pages {
+	uint64_t resident[PK_NR];	/* LRU pages, THP tails included */
+	uint64_t idle[PK_NR];		/* idle this cycle (age >= 1), evictable */
+	uint64_t unevictable;		/* resident, never counted idle */
+	uint64_t ws_idle;		/* evictable with age >= ws_cycles */
+	uint64_t age[AGE_BUCKETS];	/* idle pages by age bucket */
+};
+
+void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src);
+uint64_t cg_pages_resident(const struct cg_pages *p);
+uint64_t cg_pages_idle(const struct cg_pages *p);
+
+struct acct_ent {
+	uint64_t ino;		/* 0 = free slot (ino 0 is stored in zero_ent) */
+	struct cg_pages pages;
+};
+
+/* Open-addressing hash table inode -> counters. */
+struct acct {
+	struct acct_ent *slot;
+	size_t cap;		/* power of two */
+	size_t used;
+	int has_zero;
+	struct acct_ent zero_ent;	/* pages with cgroup inode 0 */
+};
+
+int acct_init(struct acct *a);
+void acct_free(struct acct *a);
+void acct_clear(struct acct *a);
+/* Counters for ino, created on first use; NULL only on ENOMEM. */
+struct cg_pages *acct_get(struct acct *a, uint64_t ino);
+/* Lookup only; NULL when absent. */
+const struct cg_pages *acct_find(const struct acct *a, uint64_t ino);
+/* Iterate: *pos starts at 0; returns NULL at the end. */
+const struct acct_ent *acct_next(const struct acct *a, size_t *pos);
+
+#endif

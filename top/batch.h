@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* batch.h - batch printers: format a struct report, compute nothing */
+#ifndef IDLETOP_BATCH_H
+#define IDLETOP_BATCH_H
+
+#include <stdio.h>
+#include "stats.h"
+
+enum out_format { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS };
+
+/* Each returns 0, or -1 when writing failed (errno from the stream). */
+int batch_text(FILE *f, const struct report *r);
+int batch_json(FILE *f, const struct report *r);
+int batch_openmetrics(FILE *f, const struct report *r);
+int batch_print(FILE *f, const struct report *r, enum out_format fmt);
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * batch_json.c - one JSON object per completed cycle, one per line
+ * (JSON Lines). Schema (all sizes in bytes; see docs/idletop-engine.md):
+ *
+ * {"idletop":VERSION, "cycle":N, "start":UNIX_S, "end":UNIX_S,
+ *  "period_seconds":S, "cycle_seconds":S, "cpu_seconds":S,
+ *  "cpu_bound":BOOL, "source":"kpageidle"|"bitmap", "page_size":B,
+ *  "pfns":N, "ws_cycles":K, "headroom_pct":P, "age_buckets":[1,2,4,8,16],
+ *  "cgroups":[{"path":STR, "ino":N, "parent":INDEX|null, "depth":N,
+ *    "pseudo":BOOL,
+ *    "memory":{"current":B|null, "low":B|"max"|null, "high":..., "max":...,
+ *              "anon":B|null, "file":B|null, "shmem":B|null},
+ *    "pressure":{"some_avg10":PCT, "some_avg60":PCT, "some_avg300":PCT,
+ *                "full_avg10":PCT, "full_avg60":PCT, "full_avg300":PCT}|null,
+ *    "self":PAGES, "total":PAGES,
+ *    "resident":B, "idle":B, "idle_pct":PCT, "working_set":B,
+ *    "suggested_low":B, "suggested_high":B}]}
+ * PAGES = {"anon":B, "file":B, "shmem":B, "unevictable":B,
+ *          "idle_anon":B, "idle_file":B, "idle_shmem":B,
+ *          "idle_age":[B x 5, per age bucket], "ws_idle":B}
+ * Strings: invalid UTF-8 bytes become U+FFFD, controls \u00XX.
+ */
+#include <errno.h>
+#include "batch.h"
+#include "fmt.h"
+#include "version.h"
+
+static void jstr(struct sbuf *b, const char *key, const char *v)
+{
+	sb_printf(b, "\"%s\":\"", key);
+	fmt_esc_json(b, v);
+	sb_puts(b, "\",");
+}
+
+static void ju64(struct sbuf *b, const char *key, int has, uint64_t v)
+{
+	if (!has)
+		sb_printf(b, "\"%s\":null,", key);
+	else if (v == CG_NOLIMIT)
+		sb_printf(b, "\"%s\":\"max\",", key);
+	else
+		sb_printf(b, "\"%s\":%llu,", key, (unsigned long long)v);
+}
+
+static void unclose(struct sbuf *b)
+{
+	if (b->len && b->p[b->len - 1] == ',')
+		b->len--;
+}
+
+static void pages(struct sbuf *b, const char *key, const struct cg_pages *p,
+		  uint64_t ps)
+{
+	int i;
+
+	sb_printf(b, "\"%s\":{", key);
+	ju64(b, "anon", 1, p->resident[PK_ANON] * ps);
+	ju64(b, "file", 1, p->resident[PK_FILE] * ps);
+	ju64(b, "shmem", 1, p->resident[PK_SHMEM] * ps);
+	ju64(b, "unevictable", 1, p->unevictable * ps);
+	ju64(b, "idle_anon", 1, p->idle[PK_ANON] * ps);
+	ju64(b, "idle_file", 1, p->idle[PK_FILE] * ps);
+	ju64(b, "idle_shmem", 1, p->idle[PK_SHMEM] * ps);
+	sb_puts(b, "\"idle_age\":[");
+	for (i = 0; i < AGE_BUCKETS; i++)
+		sb_printf(b, "%s%llu", i ? "," : "",
+			  (unsigned long long)(p->age[i] * ps));
+	sb_puts(b, "],");
+	ju64(b, "ws_idle", 1, p->ws_idle * ps);
+	unclose(b);
+	sb_puts(b, "},");
+}
+
+static void memory(struct sbuf *b, const struct cg_mem *m)
+{
+	sb_puts(b, "\"memory\":{");
+	ju64(b, "current", m->has_current, m->current);
+	ju64(b, "low", m->has_low, m->low);
+	ju64(b, "high", m->has_high, m->high);
+	ju64(b, "max", m->has_max, m->max);
+	ju64(b, "anon", m->has_stat, m->anon);
+	ju64(b, "file", m->has_stat, m->file);
+	ju64(b, "shmem", m->has_stat, m->shmem);
+	unclose(b);
+	sb_puts(b, "},\"pressure\":");
+	if (!m->has_pressure) {
+		sb_puts(b, "null,");
+		return;
+	}
+	sb_printf(b, "{\"some_avg10\":%.2f,\"some_avg60\":%.2f,"
+		  "\"some_avg300\":%.2f,\"full_avg10\":%.2f,"
+		  "\"full_avg60\":%.2f,\"full_avg300\":%.2f},",
+		  m->some_avg10, m->some_avg60, m->some_avg300,
+		  m->full_avg10, m->full_avg60, m->full_avg300);
+}
+
+static void cgroup(struct sbuf *b, const struct cg_stat *s, uint64_t ps)
+{
+	sb_putc(b, '{');
+	jstr(b, "path", s->path);
+	ju64(b, "ino", 1, s->ino);
+	if (s->parent < 0)
+		sb_puts(b, "\"parent\":null,");
+	else
+		sb_printf(b, "\"parent\":%d,", s->parent);
+	sb_printf(b, "\"depth\":%d,\"pseudo\":%s,", s->depth,
+		  s->pseudo ? "true" : "false");
+	memory(b, &s->mem);
+	pages(b, "self", &s->self, ps);
+	pages(b, "total", &s->total, ps);
+	ju64(b, "resident", 1, s->resident);
+	ju64(b, "idle", 1, s->idle);
+	sb_printf(b, "\"idle_pct\":%.2f,", s->idle_pct);
+	ju64(b, "working_set", 1, s->working_set);
+	ju64(b, "suggested_low", 1, s->sugg_low);
+	ju64(b, "suggested_high", 1, s->sugg_high);
+	unclose(b);
+	sb_puts(b, "},");
+}
+
+static void head(struct sbuf *b, const struct report *r)
+{
+	int i;
+
+	sb_puts(b, "{\"idletop\":\"" IDLETOP_VERSION "\",");
+	sb_printf(b, "\"cycle\":%llu,\"start\":%.3f,\"end\":%.3f,"
+		  "\"period_seconds\":%g,\"cycle_seconds\":%.3f,"
+		  "\"cpu_seconds\":%.3f,\"cpu_bound\":%s,",
+		  (unsigned long long)r->cycle, r->start, r->end, r->p.period,
+		  r->end - r->start, r->cpu, r->cpu_bound ? "true" : "false");
+	jstr(b, "source", r->p.source);
+	sb_printf(b, "\"page_size\":%llu,\"pfns\":%llu,\"ws_cycles\":%u,"
+		  "\"headroom_pct\":%u,\"age_buckets\":[",
+		  (unsigned long long)r->p.page_size,
+		  (unsigned long long)r->pfns, r->p.ws_cycles,
+		  r->p.headroom_pct);
+	for (i = 0; i < AGE_BUCKETS; i++)
+		sb_printf(b, "%s%u", i ? "," : "", age_bucket_min[i]);
+	sb_puts(b, "],");
+}
+
+int batch_json(FILE *f, const struct report *r)
+{
+	struct sbuf b;
+	size_t i;
+	int rc = 0;
+
+	sb_init(&b);
+	head(&b, r);
+	sb_puts(&b, "\"cgroups\":[");
+	for (i = 0; i < r->n; i++)
+		cgroup(&b, &r->cg[i], r->p.page_size);
+	unclose(&b);
+	sb_puts(&b, "]}\n");
+	if (b.oom) {
+		errno = ENOMEM;
+		rc = -1;
+	} else if (fwrite(b.p, 1, b.len, f) != b.len || fflush(f)) {
+		rc = -1;
+	}
+	sb_free(&b);
+	return rc;
+}

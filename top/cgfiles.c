@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cgfiles.c - memory.current, memory.stat, memory.low/high/max, pressure */
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cgroup.h"
+#include "util.h"
+
+static const struct {
+	const char *key;
+	size_t off;
+} stat_keys[] = {
+	{ "anon", offsetof(struct cg_mem, anon) },
+	{ "file", offsetof(struct cg_mem, file) },
+	{ "shmem", offsetof(struct cg_mem, shmem) },
+	{ "file_mapped", offsetof(struct cg_mem, file_mapped) },
+	{ "unevictable", offsetof(struct cg_mem, unevictable) },
+	{ "anon_thp", offsetof(struct cg_mem, anon_thp) },
+	{ "file_thp", offsetof(struct cg_mem, file_thp) },
+	{ "shmem_thp", offsetof(struct cg_mem, shmem_thp) },
+	{ "active_anon", offsetof(struct cg_mem, active_anon) },
+	{ "inactive_anon", offsetof(struct cg_mem, inactive_anon) },
+	{ "active_file", offsetof(struct cg_mem, active_file) },
+	{ "inactive_file", offsetof(struct cg_mem, inactive_file) },
+};
+
+static int parse_u64(const char *s, char **end, uint64_t *v)
+{
+	unsigned long long x;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	x = strtoull(s, end, 10);
+	if (errno)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* "key value" lines; unknown keys are ignored, malformed lines too. */
+int cg_parse_memstat(const char *text, struct cg_mem *m)
+{
+	const char *line = text;
+	int found = 0;
+
+	while (*line) {
+		const char *sp = strchr(line, ' '), *nl = strchr(line, '\n');
+		size_t i, klen;
+		uint64_t v;
+		char *end;
+
+		if (!nl)
+			nl = line + strlen(line);
+		if (sp && sp < nl && !parse_u64(sp + 1, &end, &v) &&
+		    end == nl) {
+			klen = (size_t)(sp - line);
+			for (i = 0; i < sizeof(stat_keys) / sizeof(*stat_keys);
+			     i++) {
+				if (strlen(stat_keys[i].key) != klen ||
+				    memcmp(stat_keys[i].key, line, klen))
+					continue;
+				*(uint64_t *)((char *)m + stat_keys[i].off) = v;
+				found++;
+			}
+		}
+		line = *nl ? nl + 1 : nl;
+	}
+	return found ? 0 : -1;
+}
+
+int cg_parse_limit(const char *text, uint64_t *v)
+{
+	char *end;
+
+	if (!strcmp(text, "max\n") || !strcmp(text, "max")) {
+		*v = CG_NOLIMIT;
+		return 0;
+	}
+	if (parse_u64(text, &end, v))
+		return -1;
+	return *end == '\0' || !strcmp(end, "\n") ? 0 : -1;
+}
+
+static int parse_psi_line(const char *l, double avg[3], uint64_t *total)
+{
+	unsigned long long t;
+
+	if (sscanf(l, "avg10=%lf avg60=%lf avg300=%lf total=%llu",
+		   &avg[0], &avg[1], &avg[2], &t) != 4)
+		return -1;
+	*total = t;
+	return 0;
+}
+
+int cg_parse_pressure(const char *text, struct cg_mem *m)
+{
+	const char *some = strstr(text, "some "), *full = strstr(text, "full ");
+	double a[3];
+
+	if (!some || parse_psi_line(some + 5, a, &m->some_total))
+		return -1;
+	m->some_avg10 = a[0];
+	m->some_avg60 = a[1];
+	m->some_avg300 = a[2];
+	if (full && !parse_psi_line(full + 5, a, &m->full_total)) {
+		m->full_avg10 = a[0];
+		m->full_avg60 = a[1];
+		m->full_avg300 = a[2];
+	}
+	return 0;
+}
+
+static char *read_in(const char *dir, const char *name)
+{
+	char *p = path_join(dir, name), *t;
+
+	if (!p)
+		return NULL;
+	t = read_text_file(p, NULL);
+	free(p);
+	return t;
+}
+
+static int read_limit(const char *dir, const char *name, uint64_t *v)
+{
+	char *t = read_in(dir, name);
+	int ok = t && !cg_parse_limit(t, v);
+
+	free(t);
+	return ok;
+}
+
+void cg_read_mem(const char *dir, struct cg_mem *m)
+{
+	char *t;
+
+	memset(m, 0, sizeof(*m));
+	m->has_current = read_limit(dir, "memory.current", &m->current);
+	m->has_low = read_limit(dir, "memory.low", &m->low);
+	m->has_high = read_limit(dir, "memory.high", &m->high);
+	m->has_max = read_limit(dir, "memory.max", &m->max);
+	t = read_in(dir, "memory.stat");
+	m->has_stat = t && !cg_parse_memstat(t, m);
+	free(t);
+	t = read_in(dir, "memory.pressure");
+	m->has_pressure = t && !cg_parse_pressure(t, m);
+	free(t);
+}

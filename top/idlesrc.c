@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/* idlesrc.c - /proc/kpageidle and page_idle/bitmap behind one interface */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "idlesrc.h"
+#include "util.h"
+
+const char *idlesrc_kind_name(enum idlesrc_kind k)
+{
+	switch (k) {
+	case IDLESRC_KPAGEIDLE:
+		return "kpageidle";
+	case IDLESRC_BITMAP:
+		return "bitmap";
+	default:
+		return "auto";
+	}
+}
+
+int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k)
+{
+	if (!strcmp(s, "kpageidle"))
+		*k = IDLESRC_KPAGEIDLE;
+	else if (!strcmp(s, "bitmap"))
+		*k = IDLESRC_BITMAP;
+	else if (!strcmp(s, "auto"))
+		*k = IDLESRC_AUTO;
+	else
+		return -1;
+	return 0;
+}
+
+static int try_open(struct idlesrc *s, const char *root, enum idlesrc_kind k)
+{
+	const char *rel = k == IDLESRC_BITMAP ? IDLESRC_BITMAP_PATH
+					      : IDLESRC_KPAGEIDLE_PATH;
+
+	s->path = path_join(root, rel);
+	if (!s->path) {
+		errno = ENOMEM;
+		return -1;
+	}
+	s->fd = open(s->path, O_RDWR | O_CLOEXEC);
+	if (s->fd < 0) {
+		int e = errno;
+
+		free(s->path);
+		s->path = NULL;
+		errno = e;
+		return -1;
+	}
+	s->kind = k;
+	return 0;
+}
+
+static void open_error(const char *root, enum idlesrc_kind want, int e,
+		       char *err, size_t errlen)
+{
+	if (e == EACCES || e == EPERM)
+		snprintf(err, errlen,
+			 "cannot open the idle page source under %s: %s; "
+			 "idle page tracking needs root (CAP_SYS_ADMIN): "
+			 "run idletop as root", root, strerror(e));
+	else if (e == ENOENT)
+		snprintf(err, errlen,
+			 "no idle page source: %s%s%s not found under %s; "
+			 "the kernel needs CONFIG_IDLE_PAGE_TRACKING=y "
+			 "(and /proc, /sys mounted)",
+			 want == IDLESRC_BITMAP ? "" : "/" IDLESRC_KPAGEIDLE_PATH,
+			 want == IDLESRC_AUTO ? " and " : "",
+			 want == IDLESRC_KPAGEIDLE ? "" : "/" IDLESRC_BITMAP_PATH,
+			 root);
+	else
+		snprintf(err, errlen, "cannot open the idle page source "
+			 "under %s: %s", root, strerror(e));
+}
+
+int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
+		 size_t max_pfns, char *err, size_t errlen)
+{
+	int e = ENOENT;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	max_pfns = (max_pfns + 63) & ~(size_t)63;
+	s->max_pfns = max_pfns;
+	if (want != IDLESRC_BITMAP) {
+		if (!try_open(s, root, IDLESRC_KPAGEIDLE))
+			goto alloc;
+		e = errno;
+	}
+	if (want != IDLESRC_KPAGEIDLE) {
+		if (!try_open(s, root, IDLESRC_BITMAP))
+			goto alloc;
+		/* a permission problem on the first one is the better hint */
+		if (want == IDLESRC_KPAGEIDLE || errno != ENOENT || e == ENOENT)
+			e = errno;
+	}
+	open_error(root, want, e, err, errlen);
+	return -1;
+alloc:
+	s->buf = calloc(max_pfns, sizeof(uint64_t));
+	if (!s->buf) {
+		snprintf(err, errlen, "out of memory");
+		idlesrc_close(s);
+		return -1;
+	}
+	return 0;
+}
+
+void idlesrc_close(struct idlesrc *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->path);
+	free(s->buf);
+	s->fd = -1;
+	s->path = NULL;
+	s->buf = NULL;
+}
+
+static ssize_t read_kpageidle(struct idlesrc *s, uint64_t pfn, size_t n,
+			      uint8_t *idle)
+{
+	ssize_t r = pread_full(s->fd, s->buf, n * 8, (off_t)(pfn * 8));
+	size_t i, got;
+
+	if (r < 0)
+		return -1;
+	got = (size_t)r / 8;
+	for (i = 0; i < got; i++)
+		idle[i] = s->buf[i] & 1;
+	return (ssize_t)got;
+}
+
+static ssize_t read_bitmap(struct idlesrc *s, uint64_t pfn, size_t n,
+			   uint8_t *idle)
+{
+	size_t words = (n + 63) / 64, i, got;
+	ssize_t r = pread_full(s->fd, s->buf, words * 8, (off_t)(pfn / 8));
+
+	if (r < 0)
+		return -1;
+	got = (size_t)r / 8 * 64;
+	if (got > n)
+		got = n;
+	for (i = 0; i < got; i++)
+		idle[i] = (s->buf[i / 64] >> (i % 64)) & 1;
+	return (ssize_t)got;
+}
+
+ssize_t idlesrc_read(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle)
+{
+	if (pfn % 64 || n > s->max_pfns) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (s->kind == IDLESRC_BITMAP)
+		return read_bitmap(s, pfn, n, idle);
+	return read_kpageidle(s, pfn, n, idle);
+}
+
+/*
+ * PFNs past the kernel's max_pfn (kpageflags rounds up to a memory
+ * section) cannot be marked: the kernel stops short or says ENXIO.
+ */
+static int write_done(ssize_t r)
+{
+	if (r < 0 && errno != ENXIO)
+		return -1;
+	return 0;
+}
+
+int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
+		 const uint8_t *mark)
+{
+	size_t i, words;
+
+	if (pfn % 64 || n > s->max_pfns) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (s->kind != IDLESRC_BITMAP) {
+		for (i = 0; i < n; i++)
+			s->buf[i] = mark[i] ? 1 : 0;
+		return write_done(pwrite_full(s->fd, s->buf, n * 8,
+					      (off_t)(pfn * 8)));
+	}
+	words = (n + 63) / 64;
+	memset(s->buf, 0, words * 8);
+	for (i = 0; i < n; i++)
+		if (mark[i])
+			s->buf[i / 64] |= 1ULL << (i % 64);
+	return write_done(pwrite_full(s->fd, s->buf, words * 8,
+				      (off_t)(pfn / 8)));
+}

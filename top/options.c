@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/* options.c - command line parsing, --help, --version */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "version.h"
+
+static const char usage_text[] =
+"Usage: idletop -b [OPTION]...\n"
+"Show per-cgroup resident and idle memory (idle page tracking).\n"
+"\n"
+"  -b, --batch            batch mode: print a report after every cycle\n"
+"  -n, --iterations=N     stop after N reports (default: until killed)\n"
+"  -d, --delay=SECONDS    seconds per full scan cycle (= --period)\n"
+"      --period=SECONDS   seconds per full scan cycle (default 60)\n"
+"      --cpu=PERCENT      CPU budget, %% of one core (default 2); when a\n"
+"                         cycle cannot fit the period, the period stretches\n"
+"  -f, --format=FMT       text (default), json (JSON Lines), openmetrics\n"
+"  -o, --output=FILE      write each report to FILE (atomic rename)\n"
+"      --mark-wait=SECONDS  one shot: mark all pages idle, wait SECONDS,\n"
+"                         read idle state once, print one report, exit\n"
+"      --source=SRC       idle source: auto (default), kpageidle, bitmap\n"
+"      --ws-cycles=K      pages idle for >= K cycles are not in the\n"
+"                         working set (default 1, max 255)\n"
+"      --headroom=PERCENT suggested memory.high = working set + PERCENT\n"
+"                         (default 25), rounded up to 4 MiB\n"
+"      --root=DIR         prefix for /proc, /sys and mountinfo (default /)\n"
+"      --cgroup=DIR       cgroup2 root directory (default: from mountinfo)\n"
+"      --slice-pfns=N     most PFNs per slice (default 65536)\n"
+"      --slice-ms=MS      target slice duration (default 10)\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show the version and exit\n"
+"\n"
+"Needs root (CAP_SYS_ADMIN) and CONFIG_IDLE_PAGE_TRACKING.\n"
+"Exit status: 0 ok, 1 runtime error, 2 usage error.\n";
+
+enum { O_PERIOD = 256, O_CPU, O_MARK_WAIT, O_SOURCE, O_WS, O_HEADROOM,
+       O_ROOT, O_CGROUP, O_SLICE_PFNS, O_SLICE_MS };
+
+static const struct option longopts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "period", required_argument, NULL, O_PERIOD },
+	{ "cpu", required_argument, NULL, O_CPU },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "mark-wait", required_argument, NULL, O_MARK_WAIT },
+	{ "source", required_argument, NULL, O_SOURCE },
+	{ "ws-cycles", required_argument, NULL, O_WS },
+	{ "headroom", required_argument, NULL, O_HEADROOM },
+	{ "root", required_argument, NULL, O_ROOT },
+	{ "cgroup", required_argument, NULL, O_CGROUP },
+	{ "slice-pfns", required_argument, NULL, O_SLICE_PFNS },
+	{ "slice-ms", required_argument, NULL, O_SLICE_MS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+void options_default(struct config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->root = "/";
+	c->period = 60;
+	c->cpu_pct = 2;
+	c->format = FMT_TEXT;
+	c->source = IDLESRC_AUTO;
+	c->ws_cycles = 1;
+	c->headroom_pct = 25;
+	c->mark_wait = -1;
+	c->slice_pfns = 65536;
+	c->slice_ms = 10;
+}
+
+int parse_num(const char *s, double min, double max, double *v)
+{
+	char *end;
+	double x;
+
+	if (!*s || strchr(s, 'x') || strchr(s, 'X'))
+		return -1;	/* no hex floats */
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno || *end || !isfinite(x) || x < min || x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+struct numopt {
+	int opt;
+	const char *name;
+	double min, max;
+	int integer;
+};
+
+static const struct numopt numopts[] = {
+	{ 'n', "iterations", 1, 1e9, 1 },
+	{ 'd', "delay", 0.01, 604800, 0 },
+	{ O_PERIOD, "period", 0.01, 604800, 0 },
+	{ O_CPU, "cpu", 0.01, 100, 0 },
+	{ O_MARK_WAIT, "mark-wait", 0, 86400, 0 },
+	{ O_WS, "ws-cycles", 1, 255, 1 },
+	{ O_HEADROOM, "headroom", 0, 1000, 1 },
+	{ O_SLICE_PFNS, "slice-pfns", 512, 1 << 24, 1 },
+	{ O_SLICE_MS, "slice-ms", 0.1, 10000, 0 },
+};
+
+static void set_num(struct config *c, int opt, double v)
+{
+	switch (opt) {
+	case 'n': c->iterations = (unsigned long)v; break;
+	case 'd': case O_PERIOD: c->period = v; break;
+	case O_CPU: c->cpu_pct = v; break;
+	case O_MARK_WAIT: c->mark_wait = v; break;
+	case O_WS: c->ws_cycles = (unsigned)v; break;
+	case O_HEADROOM: c->headroom_pct = (unsigned)v; break;
+	case O_SLICE_PFNS: c->slice_pfns = (size_t)v; break;
+	case O_SLICE_MS: c->slice_ms = v; break;
+	}
+}
+
+static int numeric(struct config *c, int opt, const char *arg, FILE *err)
+{
+	size_t i;
+	double v;
+
+	for (i = 0; i < sizeof(numopts) / sizeof(*numopts); i++) {
+		const struct numopt *n = &numopts[i];
+
+		if (n->opt != opt)
+			continue;
+		if (parse_num(arg, n->min, n->max, &v) ||
+		    (n->integer && v != floor(v))) {
+			fprintf(err, "idletop: invalid --%s '%s': expected %s "
+				"%g..%g\n", n->name, arg, n->integer ?
+				"an integer" : "a number", n->min, n->max);
+			return OPT_USAGE;
+		}
+		set_num(c, opt, v);
+		return OPT_OK;
+	}
+	return -1;
+}
+
+static int parse_format(const char *s, enum out_format *f)
+{
+	if (!strcmp(s, "text"))
+		*f = FMT_TEXT;
+	else if (!strcmp(s, "json"))
+		*f = FMT_JSON;
+	else if (!strcmp(s, "openmetrics"))
+		*f = FMT_OPENMETRICS;
+	else
+		return -1;
+	return 0;
+}
+
+static int one(struct config *c, int opt, const char *arg, FILE *out,
+	       FILE *err)
+{
+	int rc = numeric(c, opt, arg, err);
+
+	if (rc >= 0)
+		return rc;
+	switch (opt) {
+	case 'b': c->batch = 1; return OPT_OK;
+	case 'o': c->output = arg; return OPT_OK;
+	case O_ROOT: c->root = arg; return OPT_OK;
+	case O_CGROUP: c->cgroup_dir = arg; return OPT_OK;
+	case 'h': fputs(usage_text, out); return OPT_EXIT;
+	case 'V': fputs("idletop " IDLETOP_VERSION "\n", out); return OPT_EXIT;
+	case 'f':
+		if (!parse_format(arg, &c->format))
+			return OPT_OK;
+		fprintf(err, "idletop: invalid --format '%s': expected text, "
+			"json or openmetrics\n", arg);
+		return OPT_USAGE;
+	case O_SOURCE:
+		if (!idlesrc_parse_kind(arg, &c->source))
+			return OPT_OK;
+		fprintf(err, "idletop: invalid --source '%s': expected auto, "
+			"kpageidle or bitmap\n", arg);
+		return OPT_USAGE;
+	}
+	fprintf(err, "Try 'idletop --help' for more information.\n");
+	return OPT_USAGE;
+}
+
+int options_parse(struct config *c, int argc, char **argv, FILE *out,
+		  FILE *err)
+{
+	int opt, rc;
+
+	optind = 1;
+	opterr = 1;
+	while ((opt = getopt_long(argc, argv, "bn:d:f:o:hV", longopts,
+				  NULL)) != -1) {
+		rc = one(c, opt, optarg, out, err);
+		if (rc != OPT_OK)
+			return rc;
+	}
+	if (optind < argc) {
+		fprintf(err, "idletop: unexpected argument '%s'\n"
+			"Try 'idletop --help' for more information.\n",
+			argv[optind]);
+		return OPT_USAGE;
+	}
+	if (!c->batch && c->mark_wait < 0) {
+		fprintf(err, "idletop: the interactive view is not built yet; "
+			"use -b (batch) or --mark-wait\n");
+		return OPT_USAGE;
+	}
+	return OPT_OK;
+}

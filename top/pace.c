@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pace.c - pacing arithmetic: see pace.h */
+#include "pace.h"
+
+double pace_delay(const struct pace_in *in, int *cpu_bound)
+{
+	double by_period = 0, by_cpu = 0;
+
+	if (in->nr_pfns && in->period > 0)
+		by_period = in->period * (double)in->done_pfns /
+			    (double)in->nr_pfns - in->since_cycle;
+	if (in->cpu_frac > 0 && in->cpu_frac < 1)
+		by_cpu = in->slice_cpu / in->cpu_frac - in->slice_wall;
+	if (cpu_bound)
+		*cpu_bound = by_cpu > 0 && by_cpu > by_period;
+	if (by_cpu > by_period)
+		by_period = by_cpu;
+	return by_period > 0 ? by_period : 0;
+}
+
+size_t pace_adapt(size_t cur, double wall_ms, double max_ms,
+		  size_t min_pfns, size_t max_pfns)
+{
+	if (wall_ms > max_ms && cur / 2 >= min_pfns)
+		cur /= 2;
+	else if (wall_ms < max_ms / 2 && cur * 2 <= max_pfns)
+		cur *= 2;
+	if (cur > max_pfns)
+		cur = max_pfns;
+	if (cur < min_pfns)
+		cur = min_pfns;
+	cur &= ~(size_t)63;
+	return cur ? cur : 64;
+}
+
+double pace_min_cycle(double cycle_cpu, double cpu_frac)
+{
+	return cpu_frac > 0 ? cycle_cpu / cpu_frac : 0;
+}

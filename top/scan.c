@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/* scan.c - PFN scanner: slices, THP tails, idle ages, pacing */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "kpf.h"
+#include "pace.h"
+#include "scan.h"
+#include "util.h"
+
+#define MIN_SLICE 512	/* one 2 MiB THP */
+
+uint64_t scan_count_pfns(int fd)
+{
+	uint64_t lo = 0, hi = 1 << 16, e;
+
+	/* invariant: entry lo-1 exists (or lo == 0), entry hi does not */
+	while (pread_full(fd, &e, 8, (off_t)(hi * 8)) == 8) {
+		lo = hi + 1;
+		if (hi >= (1ULL << 42))
+			return hi;
+		hi *= 2;
+	}
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (pread_full(fd, &e, 8, (off_t)(mid * 8)) == 8)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int open_ro(const char *root, const char *rel, int *fd)
+{
+	char *p = path_join(root, rel);
+
+	if (!p) {
+		errno = ENOMEM;
+		return -1;
+	}
+	*fd = open(p, O_RDONLY | O_CLOEXEC);
+	free(p);
+	return *fd < 0 ? -1 : 0;
+}
+
+static int alloc_buffers(struct scanner *sc)
+{
+	size_t n = sc->cfg.slice_pfns;
+
+	sc->age = calloc(sc->nr_pfns ? sc->nr_pfns : 1, 1);
+	sc->kflags = calloc(n, sizeof(uint64_t));
+	sc->kcg = calloc(n, sizeof(uint64_t));
+	sc->idle = calloc(n, 1);
+	sc->mark = calloc(n, 1);
+	if (!sc->age || !sc->kflags || !sc->kcg || !sc->idle || !sc->mark)
+		return -1;
+	if (acct_init(&sc->cur) || acct_init(&sc->last.acct))
+		return -1;
+	return 0;
+}
+
+static void start_cycle(struct scanner *sc)
+{
+	sc->cursor = 0;
+	sc->cpu_bound = 0;
+	sc->thp.active = 0;
+	sc->cycle_real = now_real();
+	sc->cycle_mono = now_mono();
+	sc->cycle_cpu = now_cpu();
+	sc->last_ino = 0;
+	sc->last_pages = NULL;
+	acct_clear(&sc->cur);
+}
+
+int scan_open(struct scanner *sc, const char *root,
+	      const struct scan_config *cfg, char *err, size_t errlen)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->cfg = *cfg;
+	sc->cfg.slice_pfns = (cfg->slice_pfns + 63) & ~(size_t)63;
+	if (sc->cfg.slice_pfns < MIN_SLICE)
+		sc->cfg.slice_pfns = MIN_SLICE;
+	sc->slice = sc->cfg.slice_pfns;
+	sc->flags_fd = sc->cgroup_fd = -1;
+	sc->src.fd = -1;
+	sc->root = strdup(root);
+	if (!sc->root)
+		goto nomem;
+	if (open_ro(root, "proc/kpageflags", &sc->flags_fd)) {
+		snprintf(err, errlen, "%s/proc/kpageflags: %s%s", root,
+			 strerror(errno), errno == EACCES || errno == EPERM ?
+			 " (run idletop as root)" : "");
+		goto fail;
+	}
+	if (open_ro(root, "proc/kpagecgroup", &sc->cgroup_fd) &&
+	    errno != ENOENT) {
+		snprintf(err, errlen, "%s/proc/kpagecgroup: %s", root,
+			 strerror(errno));
+		goto fail;
+	}
+	if (idlesrc_open(&sc->src, root, cfg->source, sc->cfg.slice_pfns,
+			 err, errlen))
+		goto fail;
+	sc->nr_pfns = scan_count_pfns(sc->flags_fd);
+	if (alloc_buffers(sc))
+		goto nomem;
+	start_cycle(sc);
+	sc->next_at = now_mono();
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+fail:
+	scan_close(sc);
+	return -1;
+}
+
+void scan_close(struct scanner *sc)
+{
+	if (sc->flags_fd >= 0)
+		close(sc->flags_fd);
+	if (sc->cgroup_fd >= 0)
+		close(sc->cgroup_fd);
+	idlesrc_close(&sc->src);
+	acct_free(&sc->cur);
+	acct_free(&sc->last.acct);
+	free(sc->root);
+	free(sc->age);
+	free(sc->kflags);
+	free(sc->kcg);
+	free(sc->idle);
+	free(sc->mark);
+	memset(sc, 0, sizeof(*sc));
+	sc->flags_fd = sc->cgroup_fd = sc->src.fd = -1;
+}
+
+static enum page_kind kind_of(uint64_t f)
+{
+	if (KPF_BIT(f, KPF_ANON))
+		return PK_ANON;
+	if (KPF_BIT(f, KPF_SWAPBACKED))
+		return PK_SHMEM;
+	return PK_FILE;
+}
+
+static struct cg_pages *pages_of(struct scanner *sc, uint64_t ino)
+{
+	if (!sc->last_pages || ino != sc->last_ino) {
+		sc->last_pages = acct_get(&sc->cur, ino);
+		sc->last_ino = ino;
+	}
+	return sc->last_pages;
+}
+
+/* Count one user page (flags are the head's for THP tails). */
+static int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
+		      uint64_t ino, int idle)
+{
+	struct cg_pages *p;
+	enum page_kind k = kind_of(f);
+	uint8_t *age = &sc->age[pfn];
+	int b;
+
+	if (KPF_BIT(f, KPF_UNEVICTABLE) || !idle)
+		*age = 0;
+	else if (*age < 255)
+		(*age)++;
+	if (sc->cycle == 0)
+		return 0;
+	p = pages_of(sc, ino);
+	if (!p)
+		return -1;
+	p->resident[k]++;
+	if (KPF_BIT(f, KPF_UNEVICTABLE)) {
+		p->unevictable++;
+		return 0;
+	}
+	if (!*age)
+		return 0;
+	p->idle[k]++;
+	b = age_bucket(*age);
+	p->age[b]++;
+	if (*age >= sc->cfg.ws_cycles)
+		p->ws_idle++;
+	return 0;
+}
+
+/*
+ * One PFN. THP tails take flags, cgroup and idle state from their head
+ * (tails may say cgroup 0 and are not on the LRU themselves); the head
+ * carries over slice boundaries in sc->thp.
+ */
+static int visit_pfn(struct scanner *sc, uint64_t pfn, size_t i)
+{
+	uint64_t f = sc->kflags[i], ino = sc->kcg[i];
+	int idle = sc->idle[i];
+
+	sc->mark[i] = 0;
+	if (KPF_BIT(f, KPF_COMPOUND_TAIL) && sc->thp.active) {
+		f = sc->thp.flags;
+		ino = sc->thp.ino;
+		idle = sc->thp.idle;
+	} else {
+		sc->thp.active = KPF_BIT(f, KPF_COMPOUND_HEAD) &&
+				 !KPF_BIT(f, KPF_HUGE);
+		if (sc->thp.active) {
+			sc->thp.flags = f;
+			sc->thp.ino = ino;
+			sc->thp.idle = (uint8_t)idle;
+		}
+		if (!KPF_BIT(f, KPF_NOPAGE) && KPF_BIT(f, KPF_LRU) &&
+		    !KPF_BIT(f, KPF_UNEVICTABLE) && !sc->no_mark)
+			sc->mark[i] = 1;
+	}
+	if (KPF_BIT(f, KPF_NOPAGE) || KPF_BIT(f, KPF_HUGE) ||
+	    !KPF_BIT(f, KPF_LRU)) {
+		sc->age[pfn] = 0;
+		return 0;
+	}
+	return count_page(sc, pfn, f, ino, idle);
+}
+
+static ssize_t read_u64s(int fd, uint64_t *buf, uint64_t pfn, size_t n)
+{
+	ssize_t r;
+
+	if (fd < 0) {
+		memset(buf, 0, n * 8);
+		return (ssize_t)n;
+	}
+	r = pread_full(fd, buf, n * 8, (off_t)(pfn * 8));
+	if (r < 0)
+		return -1;
+	memset((char *)buf + r, 0, n * 8 - (size_t)r);
+	return r / 8;
+}
+
+/* Read, count and re-mark [pfn, pfn+n). Returns PFNs done or -1. */
+static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
+			  char *err, size_t errlen)
+{
+	ssize_t got = read_u64s(sc->flags_fd, sc->kflags, pfn, n), r;
+	size_t i;
+
+	if (got < 0) {
+		snprintf(err, errlen, "read kpageflags: %s", strerror(errno));
+		return -1;
+	}
+	n = (size_t)got;
+	if (read_u64s(sc->cgroup_fd, sc->kcg, pfn, n) < 0) {
+		snprintf(err, errlen, "read kpagecgroup: %s", strerror(errno));
+		return -1;
+	}
+	r = idlesrc_read(&sc->src, pfn, n, sc->idle);
+	if (r < 0) {
+		snprintf(err, errlen, "read %s: %s", sc->src.path,
+			 strerror(errno));
+		return -1;
+	}
+	memset(sc->idle + r, 0, n - (size_t)r);
+	for (i = 0; i < n; i++)
+		if (visit_pfn(sc, pfn + i, i)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	if (!sc->no_mark && idlesrc_mark(&sc->src, pfn, n, sc->mark)) {
+		snprintf(err, errlen, "mark %s: %s", sc->src.path,
+			 strerror(errno));
+		return -1;
+	}
+	return (ssize_t)n;
+}
+
+static void finish_cycle(struct scanner *sc)
+{
+	struct acct tmp = sc->last.acct;
+
+	sc->last.acct = sc->cur;
+	sc->cur = tmp;
+	sc->last.number = sc->cycle;
+	sc->last.start = sc->cycle_real;
+	sc->last.end = now_real();
+	sc->last.cpu = now_cpu() - sc->cycle_cpu;
+	sc->last.cpu_bound = sc->cpu_bound;
+	sc->last.pfns = sc->cursor;
+}
+
+int scan_slice(struct scanner *sc, char *err, size_t errlen)
+{
+	double t0 = now_mono(), c0 = now_cpu(), wall;
+	size_t n = sc->slice;
+	struct pace_in in = { 0 };
+	ssize_t done;
+	int ended, cpu_bound, published;
+
+	if (sc->cursor + n > sc->nr_pfns)
+		n = (size_t)(sc->nr_pfns - sc->cursor);
+	done = n ? scan_range(sc, sc->cursor, n, err, errlen) : 0;
+	if (done < 0)
+		return -1;
+	sc->cursor += (uint64_t)done;
+	ended = (size_t)done < sc->slice || sc->cursor >= sc->nr_pfns;
+	wall = now_mono() - t0;
+	in.period = sc->cycle ? sc->cfg.period : 0;
+	in.cpu_frac = sc->cfg.cpu_frac;
+	in.nr_pfns = sc->nr_pfns;
+	in.done_pfns = sc->cursor;
+	in.since_cycle = now_mono() - sc->cycle_mono;
+	in.slice_wall = wall;
+	in.slice_cpu = now_cpu() - c0;
+	sc->next_at = now_mono() + pace_delay(&in, &cpu_bound);
+	sc->cpu_bound |= cpu_bound;
+	sc->slice = pace_adapt(sc->slice, wall * 1e3, sc->cfg.slice_ms,
+			       MIN_SLICE, sc->cfg.slice_pfns);
+	if (!ended)
+		return 0;
+	published = sc->cycle > 0;
+	if (published)
+		finish_cycle(sc);
+	sc->cycle++;
+	start_cycle(sc);
+	/* the next cycle starts when this one's last wait is over */
+	sc->cycle_real += sc->next_at - sc->cycle_mono;
+	sc->cycle_mono = sc->next_at;
+	return published;
+}
+
+double scan_wait(const struct scanner *sc)
+{
+	double d = sc->next_at - now_mono();
+
+	return d > 0 ? d : 0;
+}

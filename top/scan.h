@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scan.h - the PFN scanner: walks all PFNs in slices, reads kpageflags,
+ * kpagecgroup and the idle source for a range, counts per memcg inode,
+ * keeps one idle-age byte per PFN and re-marks the range idle.
+ *
+ * Cycle 0 is a priming pass (mark only); cycles 1, 2, ... are counted and
+ * published in `last` when complete.
+ */
+#ifndef IDLETOP_SCAN_H
+#define IDLETOP_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "acct.h"
+#include "idlesrc.h"
+
+struct scan_config {
+	size_t slice_pfns;	/* most PFNs per slice (multiple of 64) */
+	double slice_ms;	/* a slice longer than this halves the next */
+	double period;		/* target seconds per cycle */
+	double cpu_frac;	/* CPU budget, fraction of one core */
+	unsigned ws_cycles;	/* idle >= this many cycles: not working set */
+	enum idlesrc_kind source;
+};
+
+/* One completed cycle. */
+struct scan_cycle {
+	uint64_t number;	/* 0: none completed yet */
+	double start, end;	/* wall clock (CLOCK_REALTIME) */
+	double cpu;		/* CPU seconds spent on the cycle */
+	int cpu_bound;		/* the CPU budget stretched it past period */
+	uint64_t pfns;		/* PFNs visited */
+	struct acct acct;	/* page counts per cgroup inode */
+};
+
+struct thp_carry {		/* the compound head whose tails follow */
+	int active;
+	uint64_t flags, ino;
+	uint8_t idle;
+};
+
+struct scanner {
+	struct scan_config cfg;
+	char *root;
+	int flags_fd, cgroup_fd;	/* cgroup_fd -1 without kpagecgroup */
+	struct idlesrc src;
+	uint64_t nr_pfns;
+	uint8_t *age;			/* nr_pfns bytes: cycles idle in a row */
+	uint64_t *kflags, *kcg;		/* one slice of raw entries */
+	uint8_t *idle, *mark;
+	int no_mark;			/* read only (end of --mark-wait) */
+	uint64_t cursor;		/* next PFN */
+	uint64_t cycle;			/* cycle in progress */
+	size_t slice;			/* current adaptive slice size */
+	int cpu_bound;			/* in this cycle */
+	struct thp_carry thp;
+	struct acct cur;
+	uint64_t last_ino;		/* one-entry lookup cache */
+	struct cg_pages *last_pages;
+	double cycle_real, cycle_mono, cycle_cpu;
+	double next_at;			/* monotonic time the next slice is due */
+	struct scan_cycle last;
+};
+
+int scan_open(struct scanner *sc, const char *root,
+	      const struct scan_config *cfg, char *err, size_t errlen);
+void scan_close(struct scanner *sc);
+/* One slice. 1: a cycle was completed (see sc->last), 0: not yet, -1: error. */
+int scan_slice(struct scanner *sc, char *err, size_t errlen);
+/* Seconds until the next slice is due (0 = now). */
+double scan_wait(const struct scanner *sc);
+/* Number of PFNs: binary search for the end of kpageflags. */
+uint64_t scan_count_pfns(int flags_fd);
+/* Footprint of the age array in bytes. */
+static inline uint64_t scan_age_bytes(const struct scanner *sc)
+{
+	return sc->nr_pfns;
+}
+
+#endif

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - one report: the cgroup tree joined with one scan cycle's
+ * page counts, hierarchical totals and derived numbers. Printers and the
+ * TUI only read a struct report; they never compute.
+ *
+ * Derivation (per cgroup, from the hierarchical total):
+ *   working_set    = resident - pages idle for >= ws_cycles cycles
+ *                    (unevictable pages are never idle)
+ *   idle_pct       = 100 * idle (>= 1 cycle) / resident
+ *   suggested_low  = working_set
+ *   suggested_high = working_set * (100 + headroom_pct) / 100, rounded up
+ *                    to 4 MiB, at least 4 MiB
+ */
+#ifndef IDLETOP_STATS_H
+#define IDLETOP_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "acct.h"
+#include "cgroup.h"
+#include "scan.h"
+
+#define STATS_HIGH_ROUND (4ULL << 20)
+#define UNKNOWN_CGROUP "(unknown)"
+
+struct cg_stat {
+	const char *path;	/* raw bytes: escape before printing */
+	const char *name;
+	uint64_t ino;		/* 0 for the pseudo entry */
+	int parent, depth;	/* parent index, -1 for the root */
+	int pseudo;		/* "(unknown)": pages of vanished/unseen memcgs */
+	struct cg_mem mem;	/* memory.* files */
+	struct cg_pages self;	/* pages charged to this cgroup itself */
+	struct cg_pages total;	/* self plus all descendants */
+	/* derived from total, in bytes */
+	uint64_t resident, idle, working_set, sugg_low, sugg_high;
+	double idle_pct;
+};
+
+struct report_params {
+	unsigned ws_cycles;
+	unsigned headroom_pct;
+	double period;
+	const char *source;	/* "kpageidle" / "bitmap" */
+	uint64_t page_size;
+	uint64_t nr_pfns;
+};
+
+struct report {
+	struct report_params p;
+	uint64_t cycle;		/* 1, 2, ... */
+	double start, end;	/* wall clock of the cycle */
+	double cpu;		/* CPU seconds the cycle cost */
+	int cpu_bound;		/* the period was stretched by --cpu */
+	uint64_t pfns;
+	struct cg_stat *cg;	/* pre-order; cg[0] is the root */
+	size_t n;
+	struct cg_tree tree;	/* owns the path strings */
+};
+
+/* Build from a freshly scanned tree (ownership moves into r). */
+int report_build(struct report *r, struct cg_tree *tree,
+		 const struct scan_cycle *c, const struct report_params *p);
+void report_free(struct report *r);
+void stats_derive(struct cg_stat *s, const struct report_params *p);
+uint64_t round_up(uint64_t v, uint64_t to);
+
+#endif
