@@ -36,7 +36,8 @@ static void header(struct sbuf *b, const struct report *r)
 		  r->cpu_bound ? ", stretched by --cpu" : "", r->p.source,
 		  (unsigned long long)r->pfns,
 		  (unsigned long long)r->p.page_size, r->cpu);
-	sb_printf(b, "working set: idle < %u cycles; high = ws + %u%%\n",
+	sb_printf(b, "WS: resident less pages idle >= %u cycle(s); "
+		  "LOW* = WS, HIGH* = WS + %u%% (4 MiB units)\n",
 		  r->p.ws_cycles, r->p.headroom_pct);
 	sb_printf(b, "%7s %7s %7s %7s %7s %5s %7s %7s %7s %7s %7s  %s\n",
 		  "RES", "ANON", "FILE", "SHMEM", "IDLE", "IDLE%", "WS",

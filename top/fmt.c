@@ -218,7 +218,9 @@ void fmt_duration(struct sbuf *b, double s)
 {
 	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
 
-	if (t < 120)
+	if (s < 10)
+		sb_printf(b, "%.1fs", s > 0 ? s : 0);
+	else if (t < 120)
 		sb_printf(b, "%lus", t);
 	else if (t < 7200)
 		sb_printf(b, "%lum", t / 60);

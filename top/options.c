@@ -106,7 +106,7 @@ static const struct numopt numopts[] = {
 	{ O_MARK_WAIT, "mark-wait", 0, 86400, 0 },
 	{ O_WS, "ws-cycles", 1, 255, 1 },
 	{ O_HEADROOM, "headroom", 0, 1000, 1 },
-	{ O_SLICE_PFNS, "slice-pfns", 512, 1 << 24, 1 },
+	{ O_SLICE_PFNS, "slice-pfns", 64, 1 << 24, 1 },
 	{ O_SLICE_MS, "slice-ms", 0.1, 10000, 0 },
 };
 

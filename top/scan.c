@@ -11,7 +11,7 @@
 #include "scan.h"
 #include "util.h"
 
-#define MIN_SLICE 512	/* one 2 MiB THP */
+#define MIN_SLICE 64	/* one bitmap word; THPs may span slices */
 
 uint64_t scan_count_pfns(int fd)
 {
@@ -165,12 +165,12 @@ static int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
 	uint8_t *age = &sc->age[pfn];
 	int b;
 
+	if (sc->cycle == 0)
+		return 0;	/* priming: nothing was marked yet */
 	if (KPF_BIT(f, KPF_UNEVICTABLE) || !idle)
 		*age = 0;
 	else if (*age < 255)
 		(*age)++;
-	if (sc->cycle == 0)
-		return 0;
 	p = pages_of(sc, ino);
 	if (!p)
 		return -1;
@@ -289,26 +289,42 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.pfns = sc->cursor;
 }
 
+/* The pass over all PFNs is done and its period is over: publish. */
+static int end_cycle(struct scanner *sc)
+{
+	int published = sc->cycle > 0;
+
+	sc->pass_done = 0;
+	if (published)
+		finish_cycle(sc);
+	sc->cycle++;
+	start_cycle(sc);
+	sc->next_at = sc->cycle_mono;
+	return published;
+}
+
 int scan_slice(struct scanner *sc, char *err, size_t errlen)
 {
 	double t0 = now_mono(), c0 = now_cpu(), wall;
 	size_t n = sc->slice;
 	struct pace_in in = { 0 };
 	ssize_t done;
-	int ended, cpu_bound, published;
+	int cpu_bound;
 
+	if (sc->pass_done)
+		return end_cycle(sc);
 	if (sc->cursor + n > sc->nr_pfns)
 		n = (size_t)(sc->nr_pfns - sc->cursor);
 	done = n ? scan_range(sc, sc->cursor, n, err, errlen) : 0;
 	if (done < 0)
 		return -1;
 	sc->cursor += (uint64_t)done;
-	ended = (size_t)done < sc->slice || sc->cursor >= sc->nr_pfns;
+	sc->pass_done = (size_t)done < n || !n || sc->cursor >= sc->nr_pfns;
 	wall = now_mono() - t0;
-	in.period = sc->cycle ? sc->cfg.period : 0;
+	in.period = sc->cfg.period;
 	in.cpu_frac = sc->cfg.cpu_frac;
 	in.nr_pfns = sc->nr_pfns;
-	in.done_pfns = sc->cursor;
+	in.done_pfns = sc->pass_done ? sc->nr_pfns : sc->cursor;
 	in.since_cycle = now_mono() - sc->cycle_mono;
 	in.slice_wall = wall;
 	in.slice_cpu = now_cpu() - c0;
@@ -316,17 +332,7 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 	sc->cpu_bound |= cpu_bound;
 	sc->slice = pace_adapt(sc->slice, wall * 1e3, sc->cfg.slice_ms,
 			       MIN_SLICE, sc->cfg.slice_pfns);
-	if (!ended)
-		return 0;
-	published = sc->cycle > 0;
-	if (published)
-		finish_cycle(sc);
-	sc->cycle++;
-	start_cycle(sc);
-	/* the next cycle starts when this one's last wait is over */
-	sc->cycle_real += sc->next_at - sc->cycle_mono;
-	sc->cycle_mono = sc->next_at;
-	return published;
+	return 0;
 }
 
 double scan_wait(const struct scanner *sc)

@@ -5,7 +5,10 @@
  * keeps one idle-age byte per PFN and re-marks the range idle.
  *
  * Cycle 0 is a priming pass (mark only); cycles 1, 2, ... are counted and
- * published in `last` when complete.
+ * published in `last` when complete. Every cycle, the priming one too,
+ * is paced to the period, so each PFN is read about one period after it
+ * was marked; the first report comes after two periods. A cycle is
+ * published by the first scan_slice() call after its period is over.
  */
 #ifndef IDLETOP_SCAN_H
 #define IDLETOP_SCAN_H
@@ -52,6 +55,7 @@ struct scanner {
 	int no_mark;			/* read only (end of --mark-wait) */
 	uint64_t cursor;		/* next PFN */
 	uint64_t cycle;			/* cycle in progress */
+	int pass_done;			/* all PFNs visited; publish when due */
 	size_t slice;			/* current adaptive slice size */
 	int cpu_bound;			/* in this cycle */
 	struct thp_carry thp;

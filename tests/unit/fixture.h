@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fixture.h - fake /proc and cgroup trees for idletop's unit tests.
+ * Everything lives in a fresh temp dir; kpageflags, kpagecgroup,
+ * kpageidle and the page_idle bitmap are regular files, so the engine's
+ * marks (pwrite) can be inspected.
+ */
+#ifndef IDLETOP_FIXTURE_H
+#define IDLETOP_FIXTURE_H
+
+#include <stdint.h>
+
+#define F(b) (1ULL << (b))
+
+struct fixture {
+	char *root;		/* the temp dir, used as --root */
+	char *cgroot;		/* root/sys/fs/cgroup */
+	uint64_t npfn;
+	uint64_t *flags, *cg, *idle;	/* per PFN, written by fx_write_pages */
+};
+
+/* Temp tree with npfn zeroed PFNs, mountinfo and an empty cgroup root. */
+int fx_create(struct fixture *fx, uint64_t npfn);
+/* The same in dir (created if missing); fx_destroy removes it. */
+int fx_create_at(struct fixture *fx, const char *dir, uint64_t npfn);
+void fx_destroy(struct fixture *fx);
+/* mkdir a cgroup (rel like "/a/b"), write memory.* files; its st_ino. */
+uint64_t fx_mkcg(struct fixture *fx, const char *rel);
+uint64_t fx_ino(struct fixture *fx, const char *rel);
+int fx_write(const char *dir, const char *name, const char *text);
+/* Write the PFN arrays out; want_kpageidle/want_bitmap pick sources. */
+int fx_write_pages(struct fixture *fx, int want_kpageidle, int want_bitmap);
+/* What the engine left in the fake idle files. */
+uint64_t fx_read_kpageidle(struct fixture *fx, uint64_t pfn);
+int fx_read_bitmap(struct fixture *fx, uint64_t pfn);
+/* Set n PFNs from pfn: flags, cgroup inode, idle. */
+void fx_set(struct fixture *fx, uint64_t pfn, uint64_t n, uint64_t flags,
+	    uint64_t ino, int idle);
+/* A THP of 512 PFNs at pfn: head flags+ino+idle, tails get tail_ino and tail_idle. */
+void fx_thp(struct fixture *fx, uint64_t pfn, uint64_t kind_flags,
+	    uint64_t ino, int idle, uint64_t tail_ino, int tail_idle);
+
+#endif

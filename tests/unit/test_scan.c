@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_scan.c - scanner over fixture trees: kinds, THP tails, ages, marks */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "fixture.h"
+#include "kpf.h"
+#include "scan.h"
+#include "stats.h"
+
+#define NPFN 4196	/* not a multiple of 64 */
+#define LRU F(KPF_LRU)
+#define ANON (F(KPF_ANON) | F(KPF_SWAPBACKED) | F(KPF_MMAP))
+#define SHMEM F(KPF_SWAPBACKED)
+#define BOGUS_INO 999999999ULL
+
+struct t {
+	struct fixture fx;
+	struct scanner sc;
+	uint64_t R, A, B, C;
+};
+
+static void layout(struct t *t)
+{
+	struct fixture *fx = &t->fx;
+
+	fx_set(fx, 0, 64, F(KPF_NOPAGE), 0, 1);
+	fx_set(fx, 64, 100, LRU | ANON, t->A, 1);
+	fx_set(fx, 164, 100, LRU | ANON, t->A, 0);
+	fx_set(fx, 264, 50, LRU, t->B, 1);
+	fx_set(fx, 314, 50, LRU, t->B, 0);
+	fx_set(fx, 364, 50, LRU | SHMEM, t->C, 1);
+	fx_set(fx, 414, 10, LRU | ANON | F(KPF_UNEVICTABLE), t->C, 1);
+	fx_thp(fx, 512, ANON, t->B, 1, 0, 0);		/* idle on head only */
+	fx_thp(fx, 1024, ANON, t->C, 1, t->C, 1);	/* idle everywhere */
+	fx_thp(fx, 1536, ANON, t->A, 0, t->A, 1);	/* head says busy */
+	fx_set(fx, 2048, 10, LRU, 0, 0);
+	fx_set(fx, 2058, 10, LRU, BOGUS_INO, 1);
+	fx_set(fx, 3000, 1, F(KPF_HUGE) | F(KPF_COMPOUND_HEAD), t->A, 1);
+	fx_set(fx, 3001, 9, F(KPF_HUGE) | F(KPF_COMPOUND_TAIL), t->A, 1);
+	fx_set(fx, 3100, 100, 0, t->A, 1);		/* kernel pages */
+	fx_set(fx, 4160, 36, LRU, t->C, 1);		/* up to the ragged end */
+}
+
+static int setup_src(void **state, enum idlesrc_kind src, size_t slice)
+{
+	struct t *t = calloc(1, sizeof(*t));
+	struct scan_config cfg = {
+		.slice_pfns = slice, .slice_ms = 1e6, .period = 0,
+		.cpu_frac = 1, .ws_cycles = 2, .source = src,
+	};
+	char err[256];
+
+	assert_non_null(t);
+	assert_int_equal(fx_create(&t->fx, NPFN), 0);
+	t->R = fx_ino(&t->fx, "/");
+	t->A = fx_mkcg(&t->fx, "/a");
+	t->B = fx_mkcg(&t->fx, "/a/b");
+	t->C = fx_mkcg(&t->fx, "/c");
+	assert_true(t->A && t->B && t->C);
+	layout(t);
+	assert_int_equal(fx_write_pages(&t->fx, src != IDLESRC_BITMAP,
+					src == IDLESRC_BITMAP), 0);
+	if (scan_open(&t->sc, t->fx.root, &cfg, err, sizeof(err)))
+		fail_msg("scan_open: %s", err);
+	assert_int_equal(t->sc.nr_pfns, NPFN);
+	*state = t;
+	return 0;
+}
+
+static int setup_kpi(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE, 65536); }
+static int setup_kpi_small(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE, 64); }
+static int setup_bitmap(void **s) { return setup_src(s, IDLESRC_BITMAP, 65536); }
+static int setup_bitmap_small(void **s) { return setup_src(s, IDLESRC_BITMAP, 192); }
+
+static int teardown(void **state)
+{
+	struct t *t = *state;
+
+	scan_close(&t->sc);
+	fx_destroy(&t->fx);
+	free(t);
+	return 0;
+}
+
+/* Run slices until a cycle is published; rewrite the idle data first. */
+static void run_cycle(struct t *t)
+{
+	char err[256];
+	int rc, guard = 0;
+
+	assert_int_equal(fx_write_pages(&t->fx, t->sc.src.kind != IDLESRC_BITMAP,
+					t->sc.src.kind == IDLESRC_BITMAP), 0);
+	while ((rc = scan_slice(&t->sc, err, sizeof(err))) == 0)
+		assert_true(++guard < 100000);
+	if (rc < 0)
+		fail_msg("scan_slice: %s", err);
+}
+
+static void prime(struct t *t)
+{
+	char err[256];
+
+	while (t->sc.cycle == 0)
+		assert_int_equal(scan_slice(&t->sc, err, sizeof(err)), 0);
+}
+
+static const struct cg_pages *get(struct t *t, uint64_t ino)
+{
+	const struct cg_pages *p = acct_find(&t->sc.last.acct, ino);
+
+	assert_non_null(p);
+	return p;
+}
+
+static void test_marks_after_priming(void **state)
+{
+	struct t *t = *state;
+	int bm = t->sc.src.kind == IDLESRC_BITMAP;
+	uint64_t yes[] = { 64, 200, 264, 364, 512, 1024, 2048, 4195 };
+	uint64_t no[] = { 0, 414, 513, 1535, 3000, 3001, 3100 };
+	size_t i;
+
+	prime(t);
+	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		assert_int_equal(bm ? (uint64_t)fx_read_bitmap(&t->fx, yes[i]) :
+				 fx_read_kpageidle(&t->fx, yes[i]), 1);
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		assert_int_equal(bm ? (uint64_t)fx_read_bitmap(&t->fx, no[i]) :
+				 fx_read_kpageidle(&t->fx, no[i]), 0);
+}
+
+static void test_aggregation(void **state)
+{
+	struct t *t = *state;
+	const struct cg_pages *a, *b, *c, *z, *u;
+
+	prime(t);
+	run_cycle(t);
+	assert_int_equal(t->sc.last.number, 1);
+	a = get(t, t->A);
+	b = get(t, t->B);
+	c = get(t, t->C);
+	z = get(t, 0);
+	u = get(t, BOGUS_INO);
+	assert_int_equal(a->resident[PK_ANON], 100 + 100 + 512);
+	assert_int_equal(a->idle[PK_ANON], 100);
+	assert_int_equal(a->resident[PK_FILE] + a->resident[PK_SHMEM], 0);
+	assert_int_equal(b->resident[PK_FILE], 100);
+	assert_int_equal(b->idle[PK_FILE], 50);
+	assert_int_equal(b->resident[PK_ANON], 512);	/* tails said ino 0 */
+	assert_int_equal(b->idle[PK_ANON], 512);	/* head said idle */
+	assert_int_equal(c->resident[PK_SHMEM], 50);
+	assert_int_equal(c->idle[PK_SHMEM], 50);
+	assert_int_equal(c->resident[PK_ANON], 10 + 512);
+	assert_int_equal(c->idle[PK_ANON], 512);
+	assert_int_equal(c->unevictable, 10);
+	assert_int_equal(c->resident[PK_FILE], 36);
+	assert_int_equal(z->resident[PK_FILE], 10);
+	assert_int_equal(z->idle[PK_FILE], 0);
+	assert_int_equal(u->resident[PK_FILE], 10);
+	assert_int_equal(t->sc.last.pfns, NPFN);
+}
+
+static void test_ages(void **state)
+{
+	struct t *t = *state;
+	const struct cg_pages *a;
+	int i;
+
+	prime(t);
+	run_cycle(t);
+	a = get(t, t->A);
+	assert_int_equal(a->age[0], 100);	/* age 1 */
+	assert_int_equal(a->ws_idle, 0);	/* ws_cycles = 2 */
+	run_cycle(t);
+	a = get(t, t->A);
+	assert_int_equal(a->age[0], 0);
+	assert_int_equal(a->age[1], 100);	/* age 2 */
+	assert_int_equal(a->ws_idle, 100);
+	for (i = 0; i < 14; i++)
+		run_cycle(t);
+	a = get(t, t->A);
+	assert_int_equal(a->age[4], 100);	/* age 16: 16+ bucket */
+	assert_int_equal(a->age[3], 0);
+	fx_set(&t->fx, 64, 50, LRU | ANON, t->A, 0);	/* touched */
+	run_cycle(t);
+	a = get(t, t->A);
+	assert_int_equal(a->idle[PK_ANON], 50);
+	assert_int_equal(a->age[4], 50);
+	fx_set(&t->fx, 64, 50, LRU | ANON, t->A, 1);
+	run_cycle(t);
+	a = get(t, t->A);
+	assert_int_equal(a->age[0], 50);	/* restarted at 1 */
+	assert_int_equal(a->age[4], 50);
+}
+
+static void test_report(void **state)
+{
+	struct t *t = *state;
+	struct cg_tree tree = { 0 };
+	struct report r;
+	struct report_params p = { .ws_cycles = 2, .headroom_pct = 25,
+				   .period = 1, .source = "test",
+				   .page_size = 4096, .nr_pfns = NPFN };
+	char err[256];
+	size_t i, ia = 0, iab = 0, iu = 0;
+
+	prime(t);
+	run_cycle(t);
+	assert_int_equal(cg_tree_scan(&tree, t->fx.cgroot, err, sizeof(err)), 0);
+	assert_int_equal(report_build(&r, &tree, &t->sc.last, &p), 0);
+	assert_int_equal(r.n, 5);	/* / /a /a/b /c (unknown) */
+	for (i = 0; i < r.n; i++) {
+		if (!strcmp(r.cg[i].path, "/a"))
+			ia = i;
+		if (!strcmp(r.cg[i].path, "/a/b"))
+			iab = i;
+		if (r.cg[i].pseudo)
+			iu = i;
+	}
+	assert_string_equal(r.cg[0].path, "/");
+	assert_true(ia && iab && iu);
+	assert_int_equal(r.cg[iab].parent, (int)ia);
+	assert_int_equal(cg_pages_resident(&r.cg[ia].self), 712);
+	assert_int_equal(cg_pages_resident(&r.cg[ia].total), 712 + 612);
+	assert_int_equal(cg_pages_resident(&r.cg[0].self), 10);
+	assert_int_equal(cg_pages_resident(&r.cg[0].total),
+			 712 + 612 + 608 + 10 + 10);
+	assert_string_equal(r.cg[iu].path, UNKNOWN_CGROUP);
+	assert_int_equal(r.cg[ia].resident, (712 + 612) * 4096ULL);
+	assert_int_equal(r.cg[ia].mem.current, 8388608);
+	report_free(&r);
+}
+
+#define T(f, s) cmocka_unit_test_setup_teardown(f, s, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_marks_after_priming, setup_kpi),
+		T(test_marks_after_priming, setup_bitmap),
+		T(test_aggregation, setup_kpi),
+		T(test_aggregation, setup_kpi_small),
+		T(test_aggregation, setup_bitmap),
+		T(test_aggregation, setup_bitmap_small),
+		T(test_ages, setup_kpi),
+		T(test_ages, setup_bitmap_small),
+		T(test_report, setup_kpi),
+	};
+
+	return cmocka_run_group_tests_name("scan", tests, NULL, NULL);
+}
