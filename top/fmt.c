@@ -222,7 +222,7 @@ void fmt_duration(struct sbuf *b, double s)
 		sb_printf(b, "%.1fs", s > 0 ? s : 0);
 	else if (t < 120)
 		sb_printf(b, "%lus", t);
-	else if (t < 7200)
+	else if (t < 3600)
 		sb_printf(b, "%lum", t / 60);
 	else
 		sb_printf(b, "%luh%02lum", t / 3600, t / 60 % 60);
