@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 300
+#
+# idletop -b in its periodic mode: JSON Lines (one valid object per cycle,
+# checked with a small awk JSON checker), OpenMetrics written atomically
+# with -o, idle ages growing by one bucket per cycle.
+
+set -u
+CG=/sys/fs/cgroup/idletop-batch
+M=1048576
+
+if [ ! -e /proc/kpageidle ] && [ ! -e /sys/kernel/mm/page_idle/bitmap ]; then
+	echo "SKIP: no idle page tracking in this kernel"
+	exit 77
+fi
+
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	rmdir "$CG" 2>/dev/null
+}
+trap cleanup EXIT
+mkdir "$CG" || exit 1
+wsgen --cgroup "$CG" --anon 32M:0.5 --interval 20 --ready ready &
+pid=$!
+i=0
+while [ ! -s ready ]; do
+	i=$((i + 1))
+	[ $i -gt 600 ] && { echo "wsgen not ready"; exit 1; }
+	sleep 0.1
+done
+
+# A JSON syntax check small enough for awk: strings, escapes, nesting,
+# no raw control characters, one object per line.
+json_ok() {
+	awk '
+	function bad(why) { print "bad JSON line " NR ": " why; err = 1; exit 1 }
+	{
+		if (substr($0, 1, 1) != "{") bad("not an object")
+		depth = 0; instr = 0; esc = 0
+		n = length($0)
+		for (i = 1; i <= n; i++) {
+			c = substr($0, i, 1)
+			if (instr) {
+				if (esc) { esc = 0; if (c !~ /["\\\/bfnrtu]/) bad("escape") }
+				else if (c == "\\") esc = 1
+				else if (c == "\"") instr = 0
+				else if (c < " ") bad("control char")
+				continue
+			}
+			if (c == "\"") instr = 1
+			else if (c == "{" || c == "[") st[++depth] = c
+			else if (c == "}") { if (st[depth--] != "{") bad("}") }
+			else if (c == "]") { if (st[depth--] != "[") bad("]") }
+			else if (c !~ /[-0-9a-z.,:eE+ ]/) bad("char " c)
+			if (depth == 0 && i < n) bad("trailing data")
+		}
+		if (depth != 0 || instr) bad("unbalanced")
+	}
+	END { if (err) exit 1; if (NR == 0) { print "no lines"; exit 1 } }' "$1"
+}
+
+fail=0
+idletop -b -n 2 -d 3 --format json > out.json || { echo "FAIL: idletop json"; fail=1; }
+[ "$(wc -l < out.json)" -eq 2 ] || { echo "FAIL: want 2 lines"; fail=1; }
+json_ok out.json || fail=1
+grep -q '"path":"/idletop-batch"' out.json || { echo "FAIL: cgroup missing"; fail=1; }
+sed -n 2p out.json | grep -q '^{"idletop":"[^"]*","cycle":2,' ||
+	{ echo "FAIL: second line is not cycle 2"; fail=1; }
+
+idletop -b -n 2 -d 3 --format openmetrics -o metrics.prom ||
+	{ echo "FAIL: idletop openmetrics"; fail=1; }
+[ ! -e metrics.prom.tmp ] || { echo "FAIL: temp file left"; fail=1; }
+tail -n 1 metrics.prom | grep -qx "# EOF" || { echo "FAIL: no # EOF"; fail=1; }
+grep -qx "idletop_cycle 2" metrics.prom || { echo "FAIL: not cycle 2"; fail=1; }
+# cold half (16 MiB) idle for 2 cycles at cycle 2
+age2=$(grep -F 'idletop_idle_age_bytes{cgroup="/idletop-batch",min_cycles="2"} ' \
+	metrics.prom | awk '{ print $2 }')
+if awk -v a="${age2:-0}" -v m=$M 'BEGIN { d = a - 16 * m; if (d < 0) d = -d;
+	exit !(d <= 0.02 * 32 * m) }'; then
+	echo "ok: age >= 2 cycles: $age2"
+else
+	echo "FAIL: age >= 2 cycles: ${age2:-none}, want ~16 MiB"
+	grep idletop-batch metrics.prom
+	fail=1
+fi
+exit $fail
