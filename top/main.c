@@ -164,7 +164,6 @@ static int run_mark_wait(struct app *a)
 	if (stop)
 		return 1;
 	a->sc.no_mark = 1;
-	a->sc.cycle_real = now_real();
 	while ((rc = slice(a)) == 0 && !stop)
 		;
 	if (rc < 0 || stop)
