@@ -226,10 +226,10 @@ int cg_tree_scan(struct cg_tree *t, const char *dir, char *err, size_t errlen)
 	struct stat st;
 
 	cg_tree_free(t);
+	errno = 0;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "cgroup root %s: %s", dir,
-			 S_ISDIR(st.st_mode) ? strerror(errno) :
-			 "not a directory");
+			 errno ? strerror(errno) : "not a directory");
 		free(rel);
 		return -1;
 	}

@@ -181,6 +181,7 @@ static int setup(struct app *a)
 		.ws_cycles = a->cfg.ws_cycles,
 		.source = a->cfg.source,
 	};
+	struct cg_tree tree = { 0 };
 
 	if (a->cfg.mark_wait >= 0)
 		sc.cpu_frac = 1;	/* one shot: no pacing */
@@ -191,6 +192,11 @@ static int setup(struct app *a)
 			"out of memory" : a->err);
 		return -1;
 	}
+	if (cg_tree_scan(&tree, a->cgdir, a->err, sizeof(a->err))) {
+		fprintf(stderr, "idletop: %s\n", a->err);
+		return -1;
+	}
+	cg_tree_free(&tree);
 	if (scan_open(&a->sc, a->cfg.root, &sc, a->err, sizeof(a->err))) {
 		fprintf(stderr, "idletop: %s\n", a->err);
 		return -1;
