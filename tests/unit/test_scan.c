@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -11,6 +12,7 @@
 #include "kpf.h"
 #include "scan.h"
 #include "stats.h"
+#include "batch.h"
 
 #define NPFN 4196	/* not a multiple of 64 */
 #define LRU F(KPF_LRU)
@@ -199,6 +201,41 @@ static void test_ages(void **state)
 	assert_int_equal(a->age[4], 50);
 }
 
+static char *print(const struct report *r, enum out_format f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	assert_int_equal(batch_print(m, r, f), 0);
+	assert_int_equal(fclose(m), 0);
+	return buf;
+}
+
+static void check_printers(const struct report *r)
+{
+	char *t = print(r, FMT_TEXT), *j = print(r, FMT_JSON);
+	char *o = print(r, FMT_OPENMETRICS);
+	FILE *full = fopen("/dev/full", "w");
+
+	assert_non_null(strstr(t, "  /a/b\n"));
+	assert_non_null(strstr(t, "  (unknown)\n"));
+	assert_non_null(strstr(j, "{\"path\":\"/a/b\",\"ino\":"));
+	assert_non_null(strstr(j, "\"pseudo\":true"));
+	assert_non_null(strstr(j, "\"cycle\":1,"));
+	assert_int_equal(strchr(j, '\n') - j + 1, strlen(j));	/* one line */
+	assert_non_null(strstr(o, "idletop_resident_bytes{cgroup=\"/a\","
+			       "kind=\"anon\",scope=\"self\"} 2916352\n"));
+	assert_string_equal(o + strlen(o) - 6, "# EOF\n");
+	assert_non_null(full);
+	assert_int_equal(batch_print(full, r, FMT_JSON), -1);
+	fclose(full);
+	free(t);
+	free(j);
+	free(o);
+}
+
 static void test_report(void **state)
 {
 	struct t *t = *state;
@@ -234,6 +271,7 @@ static void test_report(void **state)
 	assert_string_equal(r.cg[iu].path, UNKNOWN_CGROUP);
 	assert_int_equal(r.cg[ia].resident, (712 + 612) * 4096ULL);
 	assert_int_equal(r.cg[ia].mem.current, 8388608);
+	check_printers(&r);
 	report_free(&r);
 }
 
