@@ -251,11 +251,12 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 		return -1;
 	}
 	n = (size_t)got;
-	if (read_u64s(sc->cgroup_fd, sc->kcg, pfn, n) < 0) {
+	/* the priming pass only marks: no need for owners or idle state */
+	if (read_u64s(sc->cycle ? sc->cgroup_fd : -1, sc->kcg, pfn, n) < 0) {
 		snprintf(err, errlen, "read kpagecgroup: %s", strerror(errno));
 		return -1;
 	}
-	r = idlesrc_read(&sc->src, pfn, n, sc->idle);
+	r = sc->cycle ? idlesrc_read(&sc->src, pfn, n, sc->idle) : 0;
 	if (r < 0) {
 		snprintf(err, errlen, "read %s: %s", sc->src.path,
 			 strerror(errno));
