@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# idlemem: idle memory tracking for Linux.  `make help` lists the targets.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# Variables a user may set:
+#   SERIES_EXCLUDE  patches of kernel-series/series to leave out (a kernel
+#                   variant of its own, e.g. to show what a fix fixes)
+#   VM_OPTS         extra vm/run options for test and run (e.g. --mem 2G)
+#   TESTS           only guest tests whose names contain these words
+#   PREFIX, DESTDIR install locations
+SERIES_EXCLUDE ?=
+VM_OPTS ?=
+TESTS ?=
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+B := build
+KNAME := $(if $(strip $(SERIES_EXCLUDE)),without-$(subst .patch,,$(subst $(eval) ,+,$(strip $(SERIES_EXCLUDE)))),default)
+KOBJ := $(B)/kernel/$(KNAME)/obj
+BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+INITRAMFS := $(B)/initramfs-$(KNAME).cpio.gz
+KERNEL_INPUTS := $(wildcard kernel-series/*) vm/build-kernel
+INITRAMFS_INPUTS := vm/init vm/mkinitramfs $(shell find tests/guest top -type f 2>/dev/null | grep -v '^top/idletop$$')
+VMRUN := vm/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS)
+
+.PHONY: help deps kernel initramfs test test-host test-guest run clean install
+
+help:
+	@echo "idlemem make targets:"
+	@echo "  make run        boot the guest with demo workloads and open idletop (q quits)"
+	@echo "  make test       host unit tests, then every guest test on the patched kernel"
+	@echo "  make deps       install missing Debian packages (as root; else lists them)"
+	@echo "  make kernel     extract linux-source-6.1, apply kernel-series, build bzImage"
+	@echo "  make initramfs  busybox, tmux, idletop and the tests in one initramfs"
+	@echo "  make test-host  host unit tests only"
+	@echo "  make test-guest guest tests only (TESTS=word limits them)"
+	@echo "  make check-series  checkpatch, build after every patch, IDLE_PAGE_TRACKING=n and MEMCG=n builds"
+	@echo "  make install    install idletop and its man page (PREFIX, DESTDIR)"
+	@echo "  make clean      remove build/ (keeps the ccache)"
+	@echo "Variables: SERIES_EXCLUDE=patch.patch  VM_OPTS='--mem 2G'  TESTS=word"
+
+deps:
+	@vm/deps
+
+kernel: deps $(BZIMAGE)
+
+$(BZIMAGE): $(KERNEL_INPUTS)
+	@vm/build-kernel --name $(KNAME) $(addprefix --exclude ,$(SERIES_EXCLUDE))
+	@touch $@
+
+initramfs: kernel $(INITRAMFS)
+
+$(INITRAMFS): $(BZIMAGE) $(INITRAMFS_INPUTS)
+	@vm/mkinitramfs --kernel-name $(KNAME) --output $@
+
+test: deps $(BZIMAGE) $(INITRAMFS)
+	@tests/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS) -- $(TESTS)
+
+test-host: deps
+	@tests/run --host-only
+
+test-guest: deps $(BZIMAGE) $(INITRAMFS)
+	@tests/run --guest-only --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS) -- $(TESTS)
+
+run: deps $(BZIMAGE) $(INITRAMFS)
+	@$(VMRUN) --interactive --timeout 86400 --script vm/demo
+
+install:
+	$(MAKE) -C top
+	install -D -m 0755 top/idletop $(DESTDIR)$(PREFIX)/bin/idletop
+	install -D -m 0644 docs/idletop.1 $(DESTDIR)$(PREFIX)/share/man/man1/idletop.1
+
+clean:
+	rm -rf $(B)
+
+.PHONY: check-series
+check-series: deps
+	@vm/check-series

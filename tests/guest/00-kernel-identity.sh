@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest runs our kernel: the release names the project, and the options
+# idle tracking depends on are built in.
+set -e
+
+release=$(uname -r)
+case $release in
+6.1.*-idlemem) ;;
+*) echo "kernel release '$release' is not an idlemem 6.1 kernel"; exit 1 ;;
+esac
+
+for opt in CONFIG_IDLE_PAGE_TRACKING CONFIG_MEMCG CONFIG_TRANSPARENT_HUGEPAGE CONFIG_LRU_GEN; do
+	if ! zcat /proc/config.gz | grep -qx "$opt=y"; then
+		echo "$opt is not built in"
+		exit 1
+	fi
+done
+
+# ... and the files they create exist.
+for f in /sys/kernel/mm/page_idle/bitmap /proc/kpagecgroup /proc/kpageflags \
+	/sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/lru_gen/enabled \
+	/sys/fs/cgroup/memory.stat; do
+	[ -e "$f" ] || { echo "$f is missing"; exit 1; }
+done
+
+# The scratch disk holds real page cache.
+grep -q ' /mnt/scratch ext4 ' /proc/mounts || { echo "/mnt/scratch is not an ext4 mount"; exit 1; }
+grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || { echo "memory controller not enabled for children"; exit 1; }
+echo "kernel $release ok"
