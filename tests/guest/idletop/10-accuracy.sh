@@ -38,9 +38,7 @@ while [ ! -s ready ]; do
 	sleep 0.1
 done
 cat ready
-
-# name size_mib expected_idle_mib
-set -- anon 96 64  file 48 28  shmem 32 16
+grep AnonHugePages /proc/meminfo
 
 get() {	# file metric kind
 	grep -F "$2{cgroup=\"/idletop-acc\",kind=\"$3\",scope=\"self\"} " "$1" |
