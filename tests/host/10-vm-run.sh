@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm/run returns the guest command's exit status, and a guest kernel panic
+# fails the run within seconds (not at the timeout), showing the panic.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+run() { "$top/vm/run" --kernel "$KERNEL" --initrd "$INITRD" "$@"; }
+
+run -- sh -c 'exit 3' > /dev/null 2>&1
+rc=$?
+[ $rc -eq 3 ] || { echo "vm/run -- sh -c 'exit 3' exited $rc"; exit 1; }
+
+out=$(run -- sh -c "printf '%s|' \"\$@\"" sh "a b" "it's" '$HOME' 2>&1)
+echo "$out" | grep -qF "a b|it's|\$HOME|" || { echo "arguments not passed verbatim: $out"; exit 1; }
+
+start=$(date +%s)
+out=$(run --timeout 120 -- sh -c 'echo c > /proc/sysrq-trigger' 2>&1)
+rc=$?
+secs=$(( $(date +%s) - start ))
+[ $rc -eq 125 ] || { echo "a panic gave exit $rc, not 125"; exit 1; }
+[ $secs -lt 30 ] || { echo "a panic took ${secs}s to end the run"; exit 1; }
+echo "$out" | grep -q 'the guest kernel panicked' || { echo "no panic report: $out"; exit 1; }
+echo "$out" | grep -q 'Kernel panic - not syncing: sysrq triggered crash' || { echo "panic text not shown"; exit 1; }
+
+out=$(run --timeout 5 -- sleep 60 2>&1)
+rc=$?
+[ $rc -eq 124 ] || { echo "a hang gave exit $rc, not 124"; exit 1; }
+exit 0
