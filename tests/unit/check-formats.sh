@@ -4,6 +4,12 @@
 # cgroup names: OpenMetrics through promtool, JSON through jq.
 set -u
 : "${IDLETOP:?}" "${MKFIXTURE:?}"
+for tool in promtool:prometheus jq:jq; do
+	command -v "${tool%%:*}" > /dev/null && continue
+	echo "FAIL: ${tool%%:*} not found (Debian package ${tool#*:})"
+	echo "0 passed, 1 failed"
+	exit 1
+done
 dir=$(mktemp -d "${TMPDIR:-/tmp}/idletop-fmt.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 pass=0 fail=0

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_pace.c - pacing arithmetic, options parsing, derived numbers */
+/* test_pace.c - pacing arithmetic, age buckets, derived numbers */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 #include "acct.h"
-#include "options.h"
 #include "pace.h"
 #include "stats.h"
 
@@ -99,59 +97,6 @@ static void test_derive(void **state)
 	NEAR(s.idle_pct, 0);
 }
 
-static int parse(const char *a0, ...)
-{
-	char *argv[32];
-	int argc = 0, rc;
-	struct config c;
-	FILE *null = fopen("/dev/null", "w");
-	va_list ap;
-
-	argv[argc++] = (char *)"idletop";
-	va_start(ap, a0);
-	for (; a0 && argc < 31; a0 = va_arg(ap, const char *))
-		argv[argc++] = (char *)a0;
-	va_end(ap);
-	argv[argc] = NULL;
-	options_default(&c);
-	rc = options_parse(&c, argc, argv, null, null);
-	fclose(null);
-	return rc;
-}
-
-static void test_options(void **state)
-{
-	(void)state;
-	assert_int_equal(parse("-b", NULL), OPT_OK);
-	assert_int_equal(parse("-b", "-n", "3", "-d", "0.5", "--format",
-			       "json", "--cpu", "5", "--ws-cycles", "4",
-			       "--headroom", "0", "--source", "bitmap", NULL),
-			 OPT_OK);
-	assert_int_equal(parse("--mark-wait", "0", NULL), OPT_OK);
-	assert_int_equal(parse("--help", NULL), OPT_EXIT);
-	assert_int_equal(parse("-V", NULL), OPT_EXIT);
-	assert_int_equal(parse(NULL), OPT_USAGE);	/* no TUI yet */
-	assert_int_equal(parse("-b", "-n", "0", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "-1", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "1.5", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "abc", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "99999999999999999999", NULL),
-			 OPT_USAGE);
-	assert_int_equal(parse("-b", "-d", "0", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-d", "nan", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-d", "inf", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-d", "0x10", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--cpu", "0", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--cpu", "101", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--ws-cycles", "256", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--format", "xml", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--source", "magic", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--bogus", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "extra", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--mark-wait", "-1", NULL), OPT_USAGE);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,7 +105,6 @@ int main(void)
 		cmocka_unit_test(test_adapt),
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_derive),
-		cmocka_unit_test(test_options),
 	};
 
 	return cmocka_run_group_tests_name("pace", tests, NULL, NULL);

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_options.c - command line parsing: good and bad values */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include "options.h"
+
+static int parse(const char *a0, ...)
+{
+	char *argv[32];
+	int argc = 0, rc;
+	struct config c;
+	FILE *null = fopen("/dev/null", "w");
+	va_list ap;
+
+	argv[argc++] = (char *)"idletop";
+	va_start(ap, a0);
+	for (; a0 && argc < 31; a0 = va_arg(ap, const char *))
+		argv[argc++] = (char *)a0;
+	va_end(ap);
+	argv[argc] = NULL;
+	options_default(&c);
+	rc = options_parse(&c, argc, argv, null, null);
+	fclose(null);
+	return rc;
+}
+
+static void test_options(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("-b", NULL), OPT_OK);
+	assert_int_equal(parse("-b", "-n", "3", "-d", "0.5", "--format",
+			       "json", "--cpu", "5", "--ws-cycles", "4",
+			       "--headroom", "0", "--source", "bitmap", NULL),
+			 OPT_OK);
+	assert_int_equal(parse("--mark-wait", "0", NULL), OPT_OK);
+	assert_int_equal(parse("--help", NULL), OPT_EXIT);
+	assert_int_equal(parse("-V", NULL), OPT_EXIT);
+	assert_int_equal(parse(NULL), OPT_USAGE);	/* no TUI yet */
+	assert_int_equal(parse("-b", "-n", "0", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "-1", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "1.5", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "abc", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "99999999999999999999", NULL),
+			 OPT_USAGE);
+	assert_int_equal(parse("-b", "-d", "0", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-d", "nan", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-d", "inf", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-d", "0x10", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--cpu", "0", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--cpu", "101", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--ws-cycles", "256", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--format", "xml", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--source", "magic", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--bogus", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "extra", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--mark-wait", "-1", NULL), OPT_USAGE);
+}
+
+static void test_values(void **state)
+{
+	struct config c;
+	char *argv[] = { "idletop", "-b", "-n", "3", "-d", "0.5", "--cpu", "5",
+			 "--ws-cycles", "4", "--headroom", "10", "--format",
+			 "openmetrics", "--source", "bitmap", "--root", "/r",
+			 "--slice-pfns", "4096", NULL };
+	FILE *null = fopen("/dev/null", "w");
+
+	(void)state;
+	options_default(&c);
+	assert_int_equal(options_parse(&c, 20, argv, null, null), OPT_OK);
+	fclose(null);
+	assert_int_equal(c.iterations, 3);
+	assert_true(c.period == 0.5 && c.cpu_pct == 5);
+	assert_int_equal(c.ws_cycles, 4);
+	assert_int_equal(c.headroom_pct, 10);
+	assert_int_equal(c.format, FMT_OPENMETRICS);
+	assert_int_equal(c.source, IDLESRC_BITMAP);
+	assert_string_equal(c.root, "/r");
+	assert_int_equal(c.slice_pfns, 4096);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_values),
+	};
+
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}
