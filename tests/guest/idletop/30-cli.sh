@@ -30,7 +30,7 @@ expect 1 "missing kpageflags" idletop -b --root /nonexistent --cgroup /sys/fs/cg
 grep -q kpageflags err || { echo "FAIL: message does not name kpageflags"; fail=1; }
 
 if [ -e /proc/kpageidle ] || [ -e /sys/kernel/mm/page_idle/bitmap ]; then
-	( idletop -b -d 0.2 -n 100 2> err; echo $? > rc ) | head -c 1 > /dev/null
+	( idletop -b -d 0.2 --cpu 100 -n 100 2> err; echo $? > rc ) | head -c 1 > /dev/null
 	if [ "$(cat rc)" -ne 0 ] && [ ! -s err ]; then
 		echo "ok: closed stdout: quiet exit $(cat rc)"
 	else
