@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/* engine.c - scanner + cgroup tree + latest report behind one handle */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "engine.h"
+#include "util.h"
+
+int engine_open(struct engine *e, const struct config *cfg)
+{
+	struct scan_config sc = {
+		.slice_pfns = cfg->slice_pfns,
+		.slice_ms = cfg->slice_ms,
+		.period = cfg->period,
+		.cpu_frac = cfg->mark_wait >= 0 ? 1 : cfg->cpu_pct / 100.0,
+		.ws_cycles = cfg->ws_cycles,
+		.source = cfg->source,
+	};
+	struct cg_tree tree = { 0 };
+
+	memset(e, 0, sizeof(*e));
+	e->cgdir = cfg->cgroup_dir ? strdup(cfg->cgroup_dir) :
+		   cg_find_mount(cfg->root, e->err, sizeof(e->err));
+	if (!e->cgdir) {
+		if (cfg->cgroup_dir)
+			snprintf(e->err, sizeof(e->err), "out of memory");
+		return -1;
+	}
+	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err)))
+		goto fail;
+	cg_tree_free(&tree);
+	if (scan_open(&e->sc, cfg->root, &sc, e->err, sizeof(e->err)))
+		goto fail;
+	e->params.ws_cycles = cfg->ws_cycles;
+	e->params.headroom_pct = cfg->headroom_pct;
+	e->params.period = cfg->mark_wait >= 0 ? cfg->mark_wait : cfg->period;
+	e->params.source = idlesrc_kind_name(e->sc.src.kind);
+	e->params.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	e->params.nr_pfns = e->sc.nr_pfns;
+	return 0;
+fail:
+	free(e->cgdir);
+	e->cgdir = NULL;
+	return -1;
+}
+
+void engine_close(struct engine *e)
+{
+	report_free(&e->report);
+	scan_close(&e->sc);
+	free(e->cgdir);
+	e->cgdir = NULL;
+}
+
+double engine_wait(const struct engine *e)
+{
+	return scan_wait(&e->sc);
+}
+
+/* Rescan the tree (new and vanished cgroups) and join the last cycle. */
+static int build(struct engine *e)
+{
+	struct cg_tree tree = { 0 };
+
+	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err)))
+		return -1;
+	report_free(&e->report);
+	if (report_build(&e->report, &tree, &e->sc.last, &e->params)) {
+		report_free(&e->report);
+		snprintf(e->err, sizeof(e->err), "out of memory");
+		return -1;
+	}
+	return 1;
+}
+
+int engine_step(struct engine *e)
+{
+	int rc = scan_slice(&e->sc, e->err, sizeof(e->err));
+
+	return rc == 1 ? build(e) : rc;
+}
+
+int engine_mark_wait(struct engine *e, double seconds,
+		     volatile sig_atomic_t *stop)
+{
+	double until;
+	int rc = 0;
+
+	while (e->sc.cycle == 0 && !*stop)
+		if (scan_slice(&e->sc, e->err, sizeof(e->err)) < 0)
+			return -1;
+	until = now_mono() + seconds;
+	while (!*stop && now_mono() < until)
+		poll(NULL, 0, (int)((until - now_mono()) * 1000) + 1);
+	e->sc.no_mark = 1;
+	while (!*stop && (rc = scan_slice(&e->sc, e->err,
+					   sizeof(e->err))) == 0)
+		;
+	if (rc < 0)
+		return -1;
+	if (*stop)
+		return 1;
+	return build(e) < 0 ? -1 : 0;
+}
