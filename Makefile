@@ -10,6 +10,8 @@ SHELL := /bin/bash
 #                   variant of its own, e.g. to show what a fix fixes)
 #   VM_OPTS         extra vm/run options for test and run (e.g. --mem 2G)
 #   TESTS           only guest tests whose names contain these words
+#   DEBUG=1         the debug kernel variant (vm/debug.config: DEBUG_VM,
+#                   PROVE_LOCKING, KASAN, ...); `make test-debug` sets it
 #   PREFIX, DESTDIR install locations
 SERIES_EXCLUDE ?=
 VM_OPTS ?=
@@ -19,14 +21,21 @@ DESTDIR ?=
 
 B := build
 KNAME := $(if $(strip $(SERIES_EXCLUDE)),without-$(subst .patch,,$(subst $(eval) ,+,$(strip $(SERIES_EXCLUDE)))),default)
+KOPTS := $(addprefix --exclude ,$(SERIES_EXCLUDE))
+ifeq ($(DEBUG),1)
+KNAME := debug-$(KNAME)
+KOPTS += --config vm/debug.config
+# KASAN and lockdep under TCG: give every guest test three times longer.
+VM_OPTS += --append idlemem.timeout_scale=3
+endif
 KOBJ := $(B)/kernel/$(KNAME)/obj
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS := $(B)/initramfs-$(KNAME).cpio.gz
-KERNEL_INPUTS := $(wildcard kernel-series/*) vm/build-kernel
+KERNEL_INPUTS := $(wildcard kernel-series/*) vm/build-kernel $(if $(filter 1,$(DEBUG)),vm/debug.config)
 INITRAMFS_INPUTS := vm/init vm/mkinitramfs $(shell find tests/guest top -type f 2>/dev/null | grep -v '^top/idletop$$')
 VMRUN := vm/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS)
 
-.PHONY: help deps kernel initramfs test test-host test-guest run clean install
+.PHONY: help deps kernel initramfs test test-host test-guest test-debug run clean install
 
 help:
 	@echo "idlemem make targets:"
@@ -37,10 +46,11 @@ help:
 	@echo "  make initramfs  busybox, tmux, idletop and the tests in one initramfs"
 	@echo "  make test-host  host unit tests only"
 	@echo "  make test-guest guest tests only (TESTS=word limits them)"
+	@echo "  make test-debug the guest tests on a DEBUG_VM/PROVE_LOCKING/KASAN kernel"
 	@echo "  make check-series  checkpatch, build after every patch, IDLE_PAGE_TRACKING=n and MEMCG=n builds"
 	@echo "  make install    install idletop and its man page (PREFIX, DESTDIR)"
 	@echo "  make clean      remove build/ (keeps the ccache)"
-	@echo "Variables: SERIES_EXCLUDE=patch.patch  VM_OPTS='--mem 2G'  TESTS=word"
+	@echo "Variables: SERIES_EXCLUDE=patch.patch  DEBUG=1  VM_OPTS='--mem 2G'  TESTS=word"
 
 deps:
 	@vm/deps
@@ -48,7 +58,7 @@ deps:
 kernel: deps $(BZIMAGE)
 
 $(BZIMAGE): $(KERNEL_INPUTS)
-	@vm/build-kernel --name $(KNAME) $(addprefix --exclude ,$(SERIES_EXCLUDE))
+	@vm/build-kernel --name $(KNAME) $(KOPTS)
 	@touch $@
 
 initramfs: kernel $(INITRAMFS)
@@ -64,6 +74,9 @@ test-host: deps
 
 test-guest: deps $(BZIMAGE) $(INITRAMFS)
 	@tests/run --guest-only --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS) -- $(TESTS)
+
+test-debug:
+	@$(MAKE) --no-print-directory test-guest DEBUG=1
 
 run: deps $(BZIMAGE) $(INITRAMFS)
 	@$(VMRUN) --interactive --timeout 86400 --script vm/demo
