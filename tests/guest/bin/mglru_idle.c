@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#define _GNU_SOURCE
 /*
  * mglru_idle: check that idle page tracking (/sys/kernel/mm/page_idle/bitmap)
  * gives the right answers while the multi-gen LRU is enabled.
@@ -23,6 +22,9 @@
  * The caller enables MGLRU and puts us in a memory cgroup of our own.
  * Exit: 0 pass, 1 wrong answers, 2 setup error, 77 skip.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE		/* sched_setaffinity(), CPU_SET() */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
