@@ -17,7 +17,8 @@
  * cache in a child process that maps the file before marking), mark them
  * idle, access a known subset, force aging (or eviction) through
  * /sys/kernel/debug/lru_gen for our own memcg, then read the bitmap.
- * Accessed pages must read not idle, untouched pages idle.
+ * Accessed pages must read not idle, untouched pages idle.  Where
+ * /proc/kpageidle exists (kernel-series 0004), it must give the same answers.
  *
  * The caller enables MGLRU and puts us in a memory cgroup of our own.
  * Exit: 0 pass, 1 wrong answers, 2 setup error, 77 skip.
@@ -48,7 +49,7 @@
 #define BITMAP		"/sys/kernel/mm/page_idle/bitmap"
 #define LRU_GEN		"/sys/kernel/debug/lru_gen"
 
-static int bitmap_fd = -1, kpf_fd = -1;
+static int bitmap_fd = -1, kpf_fd = -1, kpageidle_fd = -1;
 
 static void die(const char *fmt, ...)
 {
@@ -102,6 +103,16 @@ static int is_idle(uint64_t pfn)
 	if (pread(bitmap_fd, &w, 8, pfn / 64 * 8) != 8)
 		die("read " BITMAP " for pfn %#llx", (unsigned long long)pfn);
 	return !!(w & (1ULL << (pfn % 64)));
+}
+
+/* /proc/kpageidle (kernel-series 0004) must agree with the bitmap. */
+static int kpageidle(uint64_t pfn)
+{
+	uint64_t v;
+
+	if (pread(kpageidle_fd, &v, 8, pfn * 8) != 8)
+		die("read /proc/kpageidle");
+	return v == 1;
 }
 
 /* Run everything on CPU 0: lru_add_drain() on munmap() then drains it. */
@@ -257,6 +268,7 @@ static int verdict(const char *what, uint64_t *pfn, const char *accessed,
 		   int n, int exercise)
 {
 	int i, acc = 0, unt = 0, acc_idle = 0, unt_busy = 0, young = 0;
+	int differ = 0;
 	char *raw = calloc(n, 1);
 
 	if (!raw)
@@ -270,6 +282,9 @@ static int verdict(const char *what, uint64_t *pfn, const char *accessed,
 		if (accessed[i] == 2)
 			continue;
 		idle = is_idle(pfn[i]);
+		if (kpageidle_fd >= 0 && kpageidle(pfn[i]) != idle && ++differ <= 4)
+			printf("  page %d (pfn %#llx): bitmap says %d, /proc/kpageidle %d\n",
+			       i, (unsigned long long)pfn[i], idle, !idle);
 		if (accessed[i]) {
 			acc++;
 			if (idle && ++acc_idle <= 4)
@@ -290,7 +305,11 @@ static int verdict(const char *what, uint64_t *pfn, const char *accessed,
 	       what, acc, acc_idle, unt, unt_busy);
 	if (exercise)
 		printf("; accessed but not harvested by MGLRU: %d", young);
+	if (kpageidle_fd >= 0)
+		printf("; /proc/kpageidle disagrees: %d", differ);
 	printf("\n");
+	if (differ)
+		return 1;
 	if (exercise && young) {
 		printf("  the aging left %d accessed pages young: setup problem\n", young);
 		return 1;
@@ -536,6 +555,7 @@ int main(int argc, char **argv)
 	kpf_fd = open("/proc/kpageflags", O_RDONLY);
 	if (kpf_fd < 0)
 		die("open /proc/kpageflags");
+	kpageidle_fd = open("/proc/kpageidle", O_RDONLY);	/* optional */
 	errno = 0;
 
 	if (!strcmp(argv[1], "anon"))
