@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ui_detail.c - one cgroup in detail: idle-age histogram ("idle for >= N"
+ * from the cycle length), memory.stat breakdown, limits and suggestions,
+ * processes with their RSS. Scrolls as one page of lines.
+ */
+#include <curses.h>
+#include <string.h>
+#include "ui.h"
+
+#define TOP_ROW UI_HEADER_ROWS
+#define BAR 20
+
+struct page {
+	struct ui *u;
+	int line;		/* logical line being written */
+	struct sbuf b;
+};
+
+/* Emit the buffered line (if it is in the scrolled window) and reset it. */
+static void emit(struct page *pg, unsigned attr)
+{
+	int y = TOP_ROW + pg->line - pg->u->scroll;
+
+	if (y >= TOP_ROW && y < LINES - 1) {
+		attrset(attr);
+		ui_put(y, 0, COLS, sb_str(&pg->b));
+		attrset(A_NORMAL);
+	}
+	pg->line++;
+	sb_reset(&pg->b);
+}
+
+static void size(struct page *pg, const char *label, uint64_t v)
+{
+	sb_puts(&pg->b, label);
+	ui_fmt_size(pg->u, &pg->b, v);
+}
+
+static void limit(struct page *pg, const char *label, int has, uint64_t v)
+{
+	sb_puts(&pg->b, label);
+	if (!has)
+		sb_puts(&pg->b, "-");
+	else if (v == CG_NOLIMIT)
+		sb_puts(&pg->b, "max");
+	else
+		ui_fmt_size(pg->u, &pg->b, v);
+}
+
+static void summary(struct page *pg, const struct cg_stat *s)
+{
+	sb_puts(&pg->b, "cgroup ");
+	ui_esc(pg->u, &pg->b, s->path);
+	emit(pg, ui_attr(pg->u, CP_TITLE));
+	size(pg, "  resident ", view_value(pg->u, s, C_RES));
+	size(pg, "  (anon ", view_value(pg->u, s, C_ANON));
+	size(pg, ", file+shmem ", view_value(pg->u, s, C_FILE));
+	sb_putc(&pg->b, ')');
+	if (ui_measured(pg->u)) {
+		size(pg, "  idle ", s->idle);
+		sb_printf(&pg->b, " (%.1f%%)", s->idle_pct);
+		size(pg, "  working set ", s->working_set);
+	}
+	emit(pg, A_NORMAL);
+}
+
+static void histogram(struct page *pg, const struct cg_stat *s)
+{
+	const struct report *r = pg->u->rep;
+	double cyc = r->end > r->start ? r->end - r->start : r->p.period;
+	uint64_t ps = r->p.page_size, res = s->resident, cum = 0;
+	int i, k, fill;
+
+	sb_puts(&pg->b, "Idle age (cycle ");
+	fmt_duration(&pg->b, cyc);
+	sb_puts(&pg->b, ")");
+	emit(pg, ui_attr(pg->u, CP_TITLE));
+	if (!ui_measured(pg->u)) {
+		sb_puts(&pg->b, "  measuring: no complete cycle yet");
+		emit(pg, A_NORMAL);
+		return;
+	}
+	for (i = AGE_BUCKETS - 1; i >= 0; i--) {
+		cum += s->total.age[i] * ps;
+		fill = res ? (int)((double)cum / (double)res * BAR + 0.5) : 0;
+		sb_puts(&pg->b, "  idle for >= ");
+		fmt_duration(&pg->b, age_bucket_min[i] * cyc);
+		sb_printf(&pg->b, " (%2u cycles)  [", age_bucket_min[i]);
+		for (k = 0; k < BAR; k++)
+			sb_putc(&pg->b, k < fill ? '#' : '.');
+		size(pg, "]  ", cum);
+		emit(pg, A_NORMAL);
+	}
+}
+
+static void memstat(struct page *pg, const struct cg_mem *m)
+{
+	sb_puts(&pg->b, "memory.stat");
+	emit(pg, ui_attr(pg->u, CP_TITLE));
+	if (!m->has_stat) {
+		sb_puts(&pg->b, "  (no memory.stat)");
+		emit(pg, A_NORMAL);
+		return;
+	}
+	size(pg, "  anon ", m->anon);
+	size(pg, "  file ", m->file);
+	size(pg, "  shmem ", m->shmem);
+	size(pg, "  file_mapped ", m->file_mapped);
+	size(pg, "  unevictable ", m->unevictable);
+	emit(pg, A_NORMAL);
+	size(pg, "  active_anon ", m->active_anon);
+	size(pg, "  inactive_anon ", m->inactive_anon);
+	size(pg, "  active_file ", m->active_file);
+	size(pg, "  inactive_file ", m->inactive_file);
+	emit(pg, A_NORMAL);
+	size(pg, "  anon_thp ", m->anon_thp);
+	size(pg, "  file_thp ", m->file_thp);
+	size(pg, "  shmem_thp ", m->shmem_thp);
+	if (m->has_current)
+		size(pg, "  memory.current ", m->current);
+	emit(pg, A_NORMAL);
+	if (m->has_pressure) {
+		sb_printf(&pg->b, "  pressure some %.2f/%.2f/%.2f  full "
+			  "%.2f/%.2f/%.2f (avg10/60/300 %%)", m->some_avg10,
+			  m->some_avg60, m->some_avg300, m->full_avg10,
+			  m->full_avg60, m->full_avg300);
+		emit(pg, A_NORMAL);
+	}
+}
+
+static void limits(struct page *pg, const struct cg_stat *s)
+{
+	const struct cg_mem *m = &s->mem;
+
+	sb_puts(&pg->b, "Limits");
+	emit(pg, ui_attr(pg->u, CP_TITLE));
+	limit(pg, "  memory.low ", m->has_low, m->low);
+	limit(pg, "  memory.high ", m->has_high, m->high);
+	limit(pg, "  memory.max ", m->has_max, m->max);
+	emit(pg, A_NORMAL);
+	if (!ui_measured(pg->u))
+		return;
+	size(pg, "  suggested: memory.low ", s->sugg_low);
+	size(pg, "  memory.high ", s->sugg_high);
+	sb_printf(&pg->b, "  (working set + %u%%)",
+		  pg->u->rep->p.headroom_pct);
+	emit(pg, A_NORMAL);
+}
+
+static void procs(struct page *pg)
+{
+	const struct proc_list *l = &pg->u->procs;
+	size_t i;
+
+	sb_printf(&pg->b, "Processes (%zu)", l->n);
+	emit(pg, ui_attr(pg->u, CP_TITLE));
+	if (l->err) {
+		sb_printf(&pg->b, "  cgroup.procs: %s", strerror(l->err));
+		emit(pg, A_NORMAL);
+	}
+	if (l->n) {
+		sb_printf(&pg->b, "  %8s %9s  %s", "PID", "RSS", "COMMAND");
+		emit(pg, ui_attr(pg->u, CP_HEADER));
+	}
+	for (i = 0; i < l->n; i++) {
+		struct sbuf rss;
+
+		sb_init(&rss);
+		if (l->v[i].rss == UINT64_MAX)
+			sb_puts(&rss, "-");
+		else
+			ui_fmt_size(pg->u, &rss, l->v[i].rss);
+		sb_printf(&pg->b, "  %8ld %9s  ", l->v[i].pid, sb_str(&rss));
+		ui_esc(pg->u, &pg->b, l->v[i].name ? l->v[i].name : "?");
+		sb_free(&rss);
+		emit(pg, A_NORMAL);
+	}
+}
+
+void detail_draw(struct ui *u)
+{
+	const struct cg_stat *s = view_selected(u);
+	struct page pg = { .u = u };
+
+	if (!s) {
+		u->screen = S_TREE;
+		return;
+	}
+	sb_init(&pg.b);
+	summary(&pg, s);
+	emit(&pg, A_NORMAL);
+	histogram(&pg, s);
+	emit(&pg, A_NORMAL);
+	memstat(&pg, &s->mem);
+	emit(&pg, A_NORMAL);
+	limits(&pg, s);
+	emit(&pg, A_NORMAL);
+	procs(&pg);
+	sb_free(&pg.b);
+	if (u->scroll > 0 && u->scroll > pg.line - 1) {
+		u->scroll = pg.line > 0 ? pg.line - 1 : 0;
+		u->dirty = 1;	/* scrolled past the end: draw again */
+	}
+}
+
+int detail_key(struct ui *u, enum action a)
+{
+	int page = LINES - TOP_ROW - 2;
+
+	switch (a) {
+	case A_UP: u->scroll -= u->scroll > 0; break;
+	case A_DOWN: u->scroll++; break;
+	case A_PGUP: u->scroll = u->scroll > page ? u->scroll - page : 0; break;
+	case A_PGDN: u->scroll += page; break;
+	case A_HOME: u->scroll = 0; break;
+	case A_END: u->scroll = 1 << 20; break;
+	case A_BACK: u->screen = S_TREE; procs_free(&u->procs); break;
+	default: return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ui_header.c - the four header lines above every screen: host and
+ * source, the cycle in progress and own CPU, the memory summary, and the
+ * breadcrumb of the zoom root with sort, filter and units.
+ */
+#include <curses.h>
+#include "ui.h"
+#include "version.h"
+
+static void line(int y, int attr, struct sbuf *b)
+{
+	int cols = COLS;
+
+	attrset(attr);
+	ui_fill(y, 0, cols);
+	ui_put(y, 0, cols, sb_str(b));
+	attrset(A_NORMAL);
+	sb_reset(b);
+}
+
+static void cycle_line(struct ui *u, struct sbuf *b)
+{
+	double left, f = ui_progress(u, &left);
+
+	if (ui_measured(u))
+		sb_printf(b, "cycle %llu: %3.0f%%, ",
+			  (unsigned long long)u->sc->cycle, 100 * f);
+	else
+		sb_printf(b, "measuring%s %3.0f%%, ", u->utf8 ? "\u2026" : "...",
+			  100 * f);
+	fmt_duration(b, left);
+	sb_puts(b, " left   period ");
+	fmt_duration(b, u->sc->cfg.period);
+	sb_printf(b, "   cpu %.1f%%", u->cpu_pct);
+	if (u->have_rep && u->rep->cpu_bound)
+		sb_puts(b, " (stretched by --cpu)");
+	if (u->paused)
+		sb_puts(b, "   [PAUSED]");
+}
+
+static void mem_line(struct ui *u, struct sbuf *b)
+{
+	const struct cg_stat *r = u->have_rep && u->rep->n ? &u->rep->cg[0] : NULL;
+
+	sb_puts(b, "Mem total ");
+	ui_fmt_size(u, b, u->mem_total);
+	if (!r)
+		return;
+	sb_puts(b, "  resident ");
+	ui_fmt_size(u, b, view_value(u, r, C_RES));
+	if (!ui_measured(u)) {
+		double left, f = ui_progress(u, &left);
+
+		sb_printf(b, "  idle measuring%s %.0f%%", u->utf8 ? "\u2026" :
+			  "...", 100 * f);
+		return;
+	}
+	sb_puts(b, "  idle ");
+	ui_fmt_size(u, b, r->idle);
+	sb_printf(b, " (%.1f%%)  working set ", r->idle_pct);
+	ui_fmt_size(u, b, r->working_set);
+}
+
+static void crumb_line(struct ui *u, struct sbuf *b)
+{
+	const char *path = u->have_rep && u->rep->n ?
+			   u->rep->cg[u->view.root].path : "/";
+	const char *p;
+
+	sb_puts(b, "/");	/* then the components, each escaped */
+	for (p = path + 1; *p;) {
+		const char *e = p;
+		struct sbuf c;
+
+		while (*e && *e != '/')
+			e++;
+		sb_init(&c);
+		sb_put(&c, p, (size_t)(e - p));
+		ui_esc(u, b, sb_str(&c));
+		sb_free(&c);
+		if (*e && e[1])
+			sb_puts(b, u->utf8 ? " \u203a " : " > ");
+		p = *e ? e + 1 : e;
+	}
+	sb_printf(b, "   [sort: %s%s, units: %s", view_col_name(u->sort),
+		  u->sort_rev ? " rev" : "", ui_unit_name(u->unit));
+	if (u->filter) {
+		sb_puts(b, ", filter: ");
+		ui_esc(u, b, u->filter);
+	}
+	sb_putc(b, ']');
+}
+
+void header_draw(struct ui *u)
+{
+	struct sbuf b;
+
+	sb_init(&b);
+	sb_printf(&b, "idletop %s   host ", IDLETOP_VERSION);
+	ui_esc(u, &b, u->host ? u->host : "?");
+	sb_puts(&b, "   kernel ");
+	ui_esc(u, &b, u->kernel ? u->kernel : "?");
+	sb_printf(&b, "   source %s", idlesrc_kind_name(u->sc->src.kind));
+	line(0, ui_attr(u, CP_TITLE), &b);
+	cycle_line(u, &b);
+	line(1, A_NORMAL, &b);
+	mem_line(u, &b);
+	line(2, A_NORMAL, &b);
+	crumb_line(u, &b);
+	line(3, ui_attr(u, CP_TITLE), &b);
+	sb_free(&b);
+}

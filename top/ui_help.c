@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ui_help.c - the help screen, generated from keys.c's table (the same
+ * table the dispatcher reads), and what the columns mean.
+ */
+#include <curses.h>
+#include <string.h>
+#include "ui.h"
+
+#define TOP_ROW UI_HEADER_ROWS
+
+static const char *const legend[] = {
+	"Columns (sizes of the cgroup and its descendants):",
+	"  RESIDENT  user pages on the LRU (before the first cycle: memory.stat anon+file)",
+	"  ANON/FILE anonymous / page cache + shmem pages",
+	"  IDLE      pages not accessed for at least one cycle; IDLE% of RESIDENT",
+	"  WORKSET   resident minus pages idle for >= --ws-cycles cycles",
+	"  HIGH/MAX  memory.high / memory.max; TREND: IDLE% over the last cycles",
+	"  A * marks the sort column.",
+};
+
+/* Unique labels of the keys bound to a, e.g. "Up k". */
+static void labels(struct sbuf *b, enum action a)
+{
+	size_t i, j;
+	int dup;
+
+	for (i = 0; i < keys_count; i++) {
+		if (keys_table[i].act != a)
+			continue;
+		for (dup = 0, j = 0; j < i; j++)
+			if (keys_table[j].act == a &&
+			    !strcmp(keys_table[j].label, keys_table[i].label))
+				dup = 1;
+		if (!dup)
+			sb_printf(b, "%s%s", b->len ? " " : "",
+				  keys_table[i].label);
+	}
+}
+
+static void put(struct ui *u, int *line, int attr, const char *s)
+{
+	int y = TOP_ROW + *line - u->scroll;
+
+	if (y >= TOP_ROW && y < LINES - 1) {
+		attrset(attr);
+		ui_put(y, 0, COLS, s);
+		attrset(A_NORMAL);
+	}
+	(*line)++;
+}
+
+void help_draw(struct ui *u)
+{
+	struct sbuf k, b;
+	int line = 0, a;
+	size_t i;
+
+	sb_init(&k);
+	sb_init(&b);
+	put(u, &line, ui_attr(u, CP_TITLE), "Keys");
+	for (a = A_NONE + 1; a < A_NR; a++) {
+		sb_reset(&k);
+		sb_reset(&b);
+		labels(&k, (enum action)a);
+		if (!k.len)
+			continue;
+		sb_printf(&b, "  %-22s %s", sb_str(&k), keys_help(a));
+		put(u, &line, A_NORMAL, sb_str(&b));
+	}
+	put(u, &line, A_NORMAL, "");
+	for (i = 0; i < sizeof(legend) / sizeof(legend[0]); i++)
+		put(u, &line, i ? A_NORMAL : ui_attr(u, CP_TITLE), legend[i]);
+	sb_free(&k);
+	sb_free(&b);
+	if (u->scroll > 0 && u->scroll > line - 1) {
+		u->scroll = line - 1;
+		u->dirty = 1;
+	}
+}
+
+int help_key(struct ui *u, enum action a)
+{
+	switch (a) {
+	case A_UP: u->scroll -= u->scroll > 0; break;
+	case A_DOWN: u->scroll++; break;
+	case A_PGUP: u->scroll = 0; break;
+	case A_PGDN: u->scroll += LINES - TOP_ROW - 2; break;
+	case A_HOME: u->scroll = 0; break;
+	case A_END: u->scroll = 1 << 20; break;
+	case A_BACK: u->screen = S_TREE; break;
+	default: return 0;
+	}
+	return 1;
+}
