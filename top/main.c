@@ -14,6 +14,7 @@
 #include "batch.h"
 #include "engine.h"
 #include "options.h"
+#include "ui.h"
 
 static volatile sig_atomic_t stop;
 
@@ -134,7 +135,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "idletop: %s\n", e.err);
 		return 1;
 	}
-	rc = cfg.mark_wait >= 0 ? run_mark_wait(&e, &cfg) : run_batch(&e, &cfg);
+	rc = cfg.mark_wait >= 0 ? run_mark_wait(&e, &cfg) :
+	     cfg.batch ? run_batch(&e, &cfg) : ui_run(&e, &cfg, &stop);
 	engine_close(&e);
 	return rc;
 }

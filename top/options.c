@@ -9,8 +9,9 @@
 #include "version.h"
 
 static const char usage_text[] =
-"Usage: idletop -b [OPTION]...\n"
-"Show per-cgroup resident and idle memory (idle page tracking).\n"
+"Usage: idletop [OPTION]...\n"
+"Show per-cgroup resident and idle memory (idle page tracking):\n"
+"interactive (h in the view lists the keys), or -b for batch output.\n"
 "\n"
 "  -b, --batch            batch mode: print a report after every cycle\n"
 "  -n, --iterations=N     stop after N reports (default: until killed)\n"
@@ -209,11 +210,6 @@ int options_parse(struct config *c, int argc, char **argv, FILE *out,
 		fprintf(err, "idletop: unexpected argument '%s'\n"
 			"Try 'idletop --help' for more information.\n",
 			argv[optind]);
-		return OPT_USAGE;
-	}
-	if (!c->batch && c->mark_wait < 0) {
-		fprintf(err, "idletop: the interactive view is not built yet; "
-			"use -b (batch) or --mark-wait\n");
 		return OPT_USAGE;
 	}
 	return OPT_OK;
