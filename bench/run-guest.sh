@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`, guest side (busybox sh, root).  bench/run installs this as
+# /usr/local/share/bench/run-guest.sh with the bench binaries and sources it
+# from the job after setting:
+#   BENCH_REPS      measured cycles per method (default 5)
+#   BENCH_WAIT      seconds between mark and read (default 2)
+#   BENCH_FILL      percent of MemTotal the workloads fill (default 65)
+#   BENCH_TOUCH_S   seconds per touchloop run (default 5)
+#   BENCH_DAEMON_S  seconds idletop -b runs undisturbed (default 30)
+#   BENCH_PAIRS     touchloop pairs (idletop stopped, running) (default 4)
+#
+# Output: lines "BENCH ...", "BENCHSTEP ...", "TOUCH ...", "BENCHINFO ..."
+# that bench/report turns into the table and JSON.
+set -u
+REPS=${BENCH_REPS:-5}
+WAIT=${BENCH_WAIT:-2}
+FILL=${BENCH_FILL:-65}
+TOUCH_S=${BENCH_TOUCH_S:-5}
+DAEMON_S=${BENCH_DAEMON_S:-30}
+PAIRS=${BENCH_PAIRS:-4}
+INTERVAL=250	# wsgen: hot memory touched every 250 ms (several times per WAIT)
+CG=/sys/fs/cgroup/bench
+DIR=/mnt/scratch/bench
+
+info() { echo "BENCHINFO $*"; }
+die() { echo "bench: $*" >&2; exit 1; }
+
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	for d in "$CG"/*/; do [ -d "$d" ] && rmdir "$d" 2>/dev/null; done
+	rmdir "$CG" 2>/dev/null
+}
+trap cleanup EXIT
+
+[ -e /proc/kpageidle ] || die "no /proc/kpageidle"
+[ -e /sys/kernel/mm/page_idle/bitmap ] || die "no page_idle/bitmap"
+mkdir -p "$DIR" "$CG" || die "mkdir"
+echo +memory > "$CG/cgroup.subtree_control" || die "subtree_control"
+
+mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+info mem_total_kb=$mem_kb cpus=$(nproc) cpus_online=$(cat /sys/devices/system/cpu/online) kernel=$(uname -r)
+# Sizes in MiB, shares of the fill: web anon 30% + shmem 8%, db file 20% +
+# mmap 15%, batch THP 20%, cache anon 7%.
+fill=$(( mem_kb * FILL / 100 / 1024 ))
+sz() { echo "$(( fill * $1 / 100 ))M"; }
+
+start() {	# name wsgen-args...
+	n=$1; shift
+	mkdir -p "$CG/$n" || die "mkdir $CG/$n"
+	wsgen --cgroup "$CG/$n" --dir "$DIR" --interval $INTERVAL \
+		--ready "/tmp/ready.$n" "$@" > /dev/null &
+	pids="$pids $!"
+}
+t0=$(date +%s)
+start web --anon "$(sz 30):0.25" --shmem "$(sz 8):0.5"
+start db --file "$(sz 20):0.25" --mmap "$(sz 15):0.25"
+start batch --thp "$(sz 20):0.25"
+start cache --anon "$(sz 7):0.1"
+for n in web db batch cache; do
+	i=0
+	while [ ! -s "/tmp/ready.$n" ]; do
+		i=$((i + 1))
+		[ $i -gt 3000 ] && die "wsgen $n not ready after 300 s"
+		sleep 0.1
+	done
+	info "workload=$n $(cat "/tmp/ready.$n")"
+done
+info populate_s=$(( $(date +%s) - t0 ))
+awk '/^(MemTotal|MemFree|Cached|AnonPages|Shmem|AnonHugePages):/ {
+	printf "BENCHINFO meminfo %s %d\n", $1, $2 }' /proc/meminfo
+echo "--- idletop --mark-wait $WAIT (sanity: what is being scanned)"
+idletop --mark-wait "$WAIT" || die "idletop failed"
+
+# One full cycle per method: mark, WAIT seconds of workload activity, read
+# (and aggregate, where the method does).  Methods rotate per repetition.
+cycle() {	# method
+	case $1 in
+	floor) benchrun --name floor -- scanbench floor-mark :: \
+		@sleep "$WAIT" :: scanbench floor-read ;;
+	idletop-kpageidle) benchrun --name "$1" --subtract "$WAIT" -- \
+		idletop --source kpageidle --mark-wait "$WAIT" -f json ;;
+	idletop-bitmap) benchrun --name "$1" --subtract "$WAIT" -- \
+		idletop --source bitmap --mark-wait "$WAIT" -f json ;;
+	seed8) benchrun --name seed8 -- scanbench seed-mark :: \
+		@sleep "$WAIT" :: scanbench seed-read ;;
+	page-types) benchrun --name page-types -- page-types -i -N :: \
+		@sleep "$WAIT" :: page-types -C ;;
+	esac
+}
+methods="floor idletop-kpageidle idletop-bitmap seed8 page-types"
+echo "--- warm-up cycle (not counted)"
+cycle floor 2>&1 | sed -n 's/^scanbench floor-read: \([0-9]*\) pfns$/BENCHINFO pfns=\1/p'
+r=1
+order=$methods
+while [ $r -le "$REPS" ]; do
+	echo "--- repetition $r: $order"
+	for m in $order; do
+		cycle "$m" 2>&1 | grep -v '^scanbench '
+	done
+	set -- $order
+	shift
+	order="$* $1"
+	r=$((r + 1))
+done
+
+# Overhead.  (1) idletop -b as a daemon, undisturbed for DAEMON_S seconds:
+# its CPU share (rusage / wall) and VmHWM/VmRSS, at the default settings and
+# unpaced (--cpu 100 --period 5, whose JSON gives the cost of a continuous
+# cycle).  (2) a random-touch workload's throughput with idletop running and
+# stopped (SIGSTOP), alternating in pairs so that drift cancels out.
+touch_mib=$(( mem_kb / 1024 / 16 ))
+touchrun() {	# label
+	touchloop "$touch_mib" "$TOUCH_S" | sed "s/^TOUCH /TOUCH run=$1 /"
+}
+daemon() {	# label idletop-args...
+	l=$1; shift
+	benchrun --name "$l" --kill-after "$DAEMON_S" --out "/tmp/$l.json" \
+		-- idletop -b -f json "$@"
+	awk -v l="$l" '{
+		c = $0; sub(/.*"cycle_seconds":/, "", c); sub(/,.*/, "", c)
+		u = $0; sub(/.*"cpu_seconds":/, "", u); sub(/,.*/, "", u)
+		print "BENCHCYCLE name=" l " cycle_seconds=" c " cpu_seconds=" u
+	}' "/tmp/$l.json"
+}
+slowdown() {	# label idletop-args...
+	l=$1; shift
+	idletop -b -f json -o "/tmp/$l.om" "$@" &
+	ip=$!
+	sleep 2
+	i=1
+	while [ $i -le "$PAIRS" ]; do
+		kill -STOP $ip
+		touchrun "$l-off"
+		kill -CONT $ip
+		touchrun "$l-on"
+		i=$((i + 1))
+	done
+	kill $ip
+	wait $ip
+}
+echo "--- overhead: idletop as a daemon"
+daemon daemon-default
+daemon daemon-cpu100 --cpu 100 --period 5
+echo "--- overhead: touchloop with idletop running / stopped"
+slowdown touch-default
+slowdown touch-cpu100 --cpu 100 --period 5
+info done_s=$(( $(date +%s) - t0 ))
+exit 0
