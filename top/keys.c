@@ -20,6 +20,7 @@ const struct key_binding keys_table[] = {
 	{ 'g', "g", A_HOME, S_ALL },
 	{ KEY_END, "End", A_END, S_ALL },
 	{ 'G', "G", A_END, S_ALL },
+	{ '\r', "Enter", A_ZOOM_IN, S_TREE },
 	{ '\n', "Enter", A_ZOOM_IN, S_TREE },
 	{ KEY_ENTER, "Enter", A_ZOOM_IN, S_TREE },
 	{ KEY_RIGHT, "Right", A_ZOOM_IN, S_TREE },

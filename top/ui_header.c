@@ -44,7 +44,10 @@ static void mem_line(struct ui *u, struct sbuf *b)
 	const struct cg_stat *r = u->have_rep && u->rep->n ? &u->rep->cg[0] : NULL;
 
 	sb_puts(b, "Mem total ");
-	ui_fmt_size(u, b, u->mem_total);
+	if (u->mem_total)
+		ui_fmt_size(u, b, u->mem_total);
+	else
+		sb_putc(b, '?');
 	if (!r)
 		return;
 	sb_puts(b, "  resident ");

@@ -65,7 +65,7 @@ void help_draw(struct ui *u)
 		labels(&k, (enum action)a);
 		if (!k.len)
 			continue;
-		sb_printf(&b, "  %-22s %s", sb_str(&k), keys_help(a));
+		sb_printf(&b, "  %-26s %s", sb_str(&k), keys_help(a));
 		put(u, &line, A_NORMAL, sb_str(&b));
 	}
 	put(u, &line, A_NORMAL, "");

@@ -117,10 +117,10 @@ static void tree_prefix(const struct ui *u, struct sbuf *b,
 
 	for (d = 1; d < r->depth; d++)
 		sb_puts(b, d < 64 && (r->more >> d & 1) ?
-			(u->utf8 ? "\u2502 " : "| ") : "  ");
+			(u->utf8 ? "\u2502  " : "|  ") : "   ");
 	if (r->depth > 0)
-		sb_puts(b, r->last ? (u->utf8 ? "\u2514\u2500" : "`-") :
-			(u->utf8 ? "\u251c\u2500" : "|-"));
+		sb_puts(b, r->last ? (u->utf8 ? "\u2514\u2500 " : "`- ") :
+			(u->utf8 ? "\u251c\u2500 " : "|- "));
 }
 
 static void draw_row(struct ui *u, int y, size_t i, const int *on, int namew)

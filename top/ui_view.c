@@ -104,21 +104,27 @@ static int kids_build(struct kids *k, struct ui *u)
 	return 0;
 }
 
-/* shown[i]: the name matches the filter, or one of its descendants does. */
+/*
+ * shown[i]: the name matches the filter (case-insensitive), or an
+ * ancestor's or a descendant's does. Pre-order: parents come first.
+ */
 static char *filter_marks(const struct ui *u)
 {
 	const struct report *r = u->rep;
 	char *shown = calloc(r->n + 1, 1);
 	size_t i;
+	int p;
 
 	if (!shown)
 		return NULL;
-	for (i = r->n; i-- > 0;) {
-		if (!u->filter || strcasestr(r->cg[i].name, u->filter))
-			shown[i] = 1;
-		if (shown[i] && r->cg[i].parent >= 0)
-			shown[r->cg[i].parent] = 1;
+	for (i = 0; i < r->n; i++) {
+		p = r->cg[i].parent;
+		shown[i] = !u->filter || strcasestr(r->cg[i].name, u->filter) ||
+			   (p >= 0 && (shown[p] & 2)) ? 2 : 0;
 	}
+	for (i = r->n; i-- > 0;)
+		if (shown[i] && r->cg[i].parent >= 0 && !shown[r->cg[i].parent])
+			shown[r->cg[i].parent] = 1;
 	return shown;
 }
 
