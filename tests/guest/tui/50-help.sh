@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# h (and ?) opens the help generated from the key table: every action with
+# its keys; Esc goes back to the tree; the hint line names keys too.
+. "$(dirname "$0")/lib"
+
+tui_start 100 40 -- --period 2
+tui_wait 10 '^NAME +RESIDENT'
+tui_has '^h help +Enter zoom +i details' || tui_fail "no key hints"
+tui_keys h
+tui_wait 5 '^Keys'
+# Expected lines (keys, then what they do):
+for re in '^  Up k +move up' '^  Down j +move down' '^  PgUp \^B +page up' \
+	'^  Home g +first row' '^  End G +last row' \
+	'^  Enter Right +zoom into' '^  Left Backspace +zoom out' \
+	'^  Space +collapse or expand' '^  i F3 +details' \
+	'^  s > +sort by the next' '^  < +sort by the previous' \
+	'^  r +reverse' '^  / +filter' '^  Esc +clear the filter' \
+	'^  p +pause' '^  d +set the cycle period' '^  u +units' \
+	'^  h \? F1 +this help' '^  q F10 +quit'; do
+	tui_has "$re" || tui_fail "help lacks /$re/"
+done
+tui_keys Escape
+tui_wait 5 '^NAME +RESIDENT'
+tui_keys '?'
+tui_wait 5 '^Keys'
+tui_keys '?'
+tui_wait 5 '^NAME +RESIDENT'
+tui_quit

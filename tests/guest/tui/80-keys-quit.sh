@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Keys are handled while a cycle is being measured (no blocking), u cycles
+# units, p pauses, d sets the period, q exits 0, SIGTERM exits 0 too.
+. "$(dirname "$0")/lib"
+
+tui_start 100 30 -- --period 30
+tui_wait 10 'measuring\.\.\. +[0-9]+%'
+# mid-cycle: help appears within 1 s (the poll loop, not the scan, waits)
+tui_keys h
+tui_wait 1 '^Keys'
+tui_keys Escape
+tui_wait 1 '^NAME'
+for u in KiB MiB GiB pages auto; do
+	tui_keys u
+	tui_wait 2 "units: $u\\]"
+done
+tui_keys p
+tui_wait 2 '\[PAUSED\]'
+tui_keys p
+tui_gone 2 'PAUSED'
+tui_keys d 5 Enter
+tui_wait 2 'period 5\.0s'
+tui_quit
+rm -f rc
+
+tui_start 100 30 -- --period 2
+tui_wait 10 '^NAME'
+pkill -TERM -x idletop 2>/dev/null || kill -TERM $(pidof idletop)
+n=50
+while [ $n -gt 0 ] && ! tui_exited; do sleep 0.1; n=$((n - 1)); done
+[ "$(cat rc 2>/dev/null)" = 0 ] || tui_fail "SIGTERM: status $(cat rc 2>/dev/null)"
+echo "ok: SIGTERM: exit 0"
