@@ -69,7 +69,7 @@ static void histogram(struct page *pg, const struct cg_stat *s)
 {
 	const struct report *r = pg->u->rep;
 	double cyc = r->end > r->start ? r->end - r->start : r->p.period;
-	uint64_t ps = r->p.page_size, res = s->resident, cum = 0;
+	uint64_t ps = r->p.page_size, res = s->resident, cum[AGE_BUCKETS];
 	int i, k, fill;
 
 	sb_puts(&pg->b, "Idle age (cycle ");
@@ -81,15 +81,18 @@ static void histogram(struct page *pg, const struct cg_stat *s)
 		emit(pg, A_NORMAL);
 		return;
 	}
-	for (i = AGE_BUCKETS - 1; i >= 0; i--) {
-		cum += s->total.age[i] * ps;
-		fill = res ? (int)((double)cum / (double)res * BAR + 0.5) : 0;
+	for (i = AGE_BUCKETS - 1; i >= 0; i--)	/* idle for >= bucket i */
+		cum[i] = (i + 1 < AGE_BUCKETS ? cum[i + 1] : 0) +
+			 s->total.age[i] * ps;
+	for (i = 0; i < AGE_BUCKETS; i++) {
+		fill = res ? (int)((double)cum[i] / (double)res * BAR + 0.5) : 0;
 		sb_puts(&pg->b, "  idle for >= ");
 		fmt_duration(&pg->b, age_bucket_min[i] * cyc);
-		sb_printf(&pg->b, " (%2u cycles)  [", age_bucket_min[i]);
+		sb_printf(&pg->b, " (%2u cycle%s)  [", age_bucket_min[i],
+			  age_bucket_min[i] > 1 ? "s" : "");
 		for (k = 0; k < BAR; k++)
 			sb_putc(&pg->b, k < fill ? '#' : '.');
-		size(pg, "]  ", cum);
+		size(pg, "]  ", cum[i]);
 		emit(pg, A_NORMAL);
 	}
 }

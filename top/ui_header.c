@@ -71,19 +71,18 @@ static void crumb_line(struct ui *u, struct sbuf *b)
 			   u->rep->cg[u->view.root].path : "/";
 	const char *p;
 
-	sb_puts(b, "/");	/* then the components, each escaped */
+	sb_puts(b, "/");	/* then " > component", each escaped */
 	for (p = path + 1; *p;) {
 		const char *e = p;
 		struct sbuf c;
 
 		while (*e && *e != '/')
 			e++;
+		sb_puts(b, u->utf8 ? " \u203a " : " > ");
 		sb_init(&c);
 		sb_put(&c, p, (size_t)(e - p));
 		ui_esc(u, b, sb_str(&c));
 		sb_free(&c);
-		if (*e && e[1])
-			sb_puts(b, u->utf8 ? " \u203a " : " > ");
 		p = *e ? e + 1 : e;
 	}
 	sb_printf(b, "   [sort: %s%s, units: %s", view_col_name(u->sort),

@@ -19,7 +19,7 @@ struct column {
 
 /* In the order columns are given up when the terminal is narrow. */
 static const struct column columns[] = {
-	{ C_RES, "RESIDENT", 9 }, { C_IDLE, "IDLE", 9 },
+	{ C_RES, "RESIDENT", 10 }, { C_IDLE, "IDLE", 9 },
 	{ C_IDLEPCT, "IDLE%", 7 }, { C_WS, "WORKSET", 9 },
 	{ C_TREND, "TREND", TREND_LEN + 2 }, { C_FILE, "FILE", 8 },
 	{ C_ANON, "ANON", 8 }, { C_LIMIT, "HIGH/MAX", 15 },
