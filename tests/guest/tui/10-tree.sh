@@ -11,7 +11,7 @@
 
 cg_workload tui-cold --anon 64M:0.25 --interval 50
 cg_workload tui-hot --anon 32M:1 --interval 50
-tui_start 100 30 -- --period 2
+tui_start 100 30 -- --period 2 --cpu 50
 
 # Expected at once: "measuring... NN%" in the header, "..." for idle.
 tui_wait 10 'measuring\.\.\. +[0-9]+%'

@@ -7,7 +7,7 @@
 cg_make tuiz
 cg_make tuiz/inner-x
 cg_make tuiz/inner-y
-tui_start 100 30 -- --period 2
+tui_start 100 30 -- --period 2 --cpu 50
 tui_wait 10 '(\|-|`-) tuiz'
 
 # / tuiz Enter: the filter shows /, tuiz and its children

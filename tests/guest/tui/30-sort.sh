@@ -9,7 +9,7 @@ cg_make tuis
 echo +memory > /sys/fs/cgroup/tuis/cgroup.subtree_control
 cg_workload tuis/aa-small --anon 8M:1
 cg_workload tuis/zz-big --anon 40M:1
-tui_start 100 30 -- --period 2
+tui_start 100 30 -- --period 2 --cpu 50
 tui_wait 10 '(\|-|`-) tuis'
 tui_keys / t u i s Enter
 tui_wait 5 'zz-big'

@@ -4,7 +4,7 @@
 # its keys; Esc goes back to the tree; the hint line names keys too.
 . "$(dirname "$0")/lib"
 
-tui_start 100 40 -- --period 2
+tui_start 100 40 -- --period 2 --cpu 50
 tui_wait 10 '^NAME +RESIDENT'
 tui_has '^h help +Enter zoom +i details' || tui_fail "no key hints"
 tui_keys h

@@ -24,7 +24,7 @@ tui_wait 2 'period 5\.0s'
 tui_quit
 rm -f rc
 
-tui_start 100 30 -- --period 2
+tui_start 100 30 -- --period 2 --cpu 50
 tui_wait 10 '^NAME'
 pkill -TERM -x idletop 2>/dev/null || kill -TERM $(pidof idletop)
 n=50
