@@ -63,7 +63,7 @@ static void open_error(const char *root, enum idlesrc_kind want, int e,
 	if (e == EACCES || e == EPERM)
 		snprintf(err, errlen,
 			 "cannot open the idle page source under %s: %s; "
-			 "idle page tracking needs root (CAP_SYS_ADMIN): "
+			 "idle page tracking files are root-only (mode 0600): "
 			 "run idletop as root", root, strerror(e));
 	else if (e == ENOENT)
 		snprintf(err, errlen,

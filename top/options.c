@@ -17,7 +17,7 @@ static const char usage_text[] =
 "  -n, --iterations=N     stop after N reports (default: until killed)\n"
 "  -d, --delay=SECONDS    seconds per full scan cycle (= --period)\n"
 "      --period=SECONDS   seconds per full scan cycle (default 60)\n"
-"      --cpu=PERCENT      CPU budget, %% of one core (default 2); when a\n"
+"      --cpu=PERCENT      CPU budget, % of one core (default 2); when a\n"
 "                         cycle cannot fit the period, the period stretches\n"
 "  -f, --format=FMT       text (default), json (JSON Lines), openmetrics\n"
 "  -o, --output=FILE      write each report to FILE (atomic rename)\n"
@@ -36,7 +36,7 @@ static const char usage_text[] =
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
-"Needs root (CAP_SYS_ADMIN) and CONFIG_IDLE_PAGE_TRACKING.\n"
+"Needs root (the kernel files are mode 0600/0400) and CONFIG_IDLE_PAGE_TRACKING.\n"
 "Exit status: 0 ok, 1 runtime error, 2 usage error.\n";
 
 enum { O_PERIOD = 256, O_CPU, O_MARK_WAIT, O_SOURCE, O_WS, O_HEADROOM,
