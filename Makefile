@@ -48,6 +48,7 @@ help:
 	@echo "  make test-guest guest tests only (TESTS=word limits them)"
 	@echo "  make test-debug the guest tests on a DEBUG_VM/PROVE_LOCKING/KASAN kernel"
 	@echo "  make check-series  checkpatch, build after every patch, IDLE_PAGE_TRACKING=n and MEMCG=n builds"
+	@echo "  make bench      scan cost of idletop vs floor, seed method, page-types (BENCH_MEM=2G)"
 	@echo "  make install    install idletop and its man page (PREFIX, DESTDIR)"
 	@echo "  make clean      remove build/ (keeps the ccache)"
 	@echo "Variables: SERIES_EXCLUDE=patch.patch  DEBUG=1  VM_OPTS='--mem 2G'  TESTS=word"
@@ -92,3 +93,7 @@ clean:
 .PHONY: check-series
 check-series: deps
 	@vm/check-series
+
+.PHONY: bench
+bench: deps $(BZIMAGE) $(INITRAMFS)
+	@bench/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) --ksrc $(B)/kernel/$(KNAME)/src $(if $(BENCH_MEM),--mem $(BENCH_MEM))
