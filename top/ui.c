@@ -10,27 +10,15 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <wchar.h>
 #include "ui.h"
 #include "util.h"
 
 #define TICK 0.5		/* header refresh (progress, CPU %) */
 #define PRE_TREE_SCAN 2.0	/* tree rescan interval before cycle 1 */
-
-void ui_msg(struct ui *u, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(u->msg, sizeof(u->msg), fmt, ap);
-	va_end(ap);
-	u->dirty = 1;
-}
 
 int ui_measured(const struct ui *u)
 {
@@ -54,109 +42,6 @@ double ui_progress(const struct ui *u, double *left)
 	if (!ui_measured(u) && sc->cycle <= 1)
 		f = ((double)sc->cycle + f) / 2;
 	return f;
-}
-
-unsigned ui_attr(const struct ui *u, enum color c)
-{
-	if (u->colors)
-		return COLOR_PAIR(c) | (c == CP_TITLE ? A_BOLD : 0);
-	switch (c) {
-	case CP_HEADER: case CP_SELECT: return A_REVERSE;
-	case CP_TITLE: case CP_HOT: return A_BOLD;
-	case CP_DIM: return A_DIM;
-	default: return A_NORMAL;
-	}
-}
-
-const char *ui_unit_name(int unit)
-{
-	static const char *const n[U_NR] = { "auto", "KiB", "MiB", "GiB",
-					     "pages" };
-
-	return unit >= 0 && unit < U_NR ? n[unit] : "?";
-}
-
-void ui_fmt_size(const struct ui *u, struct sbuf *b, uint64_t v)
-{
-	double d = (double)v;
-	uint64_t ps = u->rep->p.page_size ? u->rep->p.page_size : 4096;
-
-	switch (u->unit) {
-	case U_KIB: sb_printf(b, "%lluK", (unsigned long long)(v >> 10)); break;
-	case U_MIB: sb_printf(b, "%.1fM", d / 1048576); break;
-	case U_GIB: sb_printf(b, "%.2fG", d / 1073741824); break;
-	case U_PAGES: sb_printf(b, "%llu", (unsigned long long)(v / ps)); break;
-	default: fmt_bytes(b, v);
-	}
-}
-
-/* Bytes of s that fit in w terminal cells; *cells gets the width used. */
-static size_t fit(const char *s, int w, int *cells)
-{
-	mbstate_t st;
-	size_t i = 0, len = strlen(s), n;
-	wchar_t wc;
-	int cw;
-
-	memset(&st, 0, sizeof(st));
-	*cells = 0;
-	while (i < len) {
-		n = mbrtowc(&wc, s + i, len - i, &st);
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			n = 1;	/* not in this locale: one cell per byte */
-			cw = 1;
-			memset(&st, 0, sizeof(st));
-		} else {
-			cw = wcwidth(wc);
-			if (cw < 0)
-				cw = 1;
-		}
-		if (*cells + cw > w)
-			break;
-		*cells += cw;
-		i += n;
-	}
-	return i;
-}
-
-/* Write s at (y, x) in at most w cells; s must be escaped already. */
-int ui_put(int y, int x, int w, const char *s)
-{
-	int cells = 0;
-	size_t n = w > 0 ? fit(s, w, &cells) : 0;
-
-	if (n)
-		mvaddnstr(y, x, s, (int)n);
-	return cells;
-}
-
-/* Terminal-safe name: fmt_esc_text, plus \xNN for non-ASCII bytes
- * when the terminal is not UTF-8. */
-void ui_esc(const struct ui *u, struct sbuf *b, const char *name)
-{
-	struct sbuf t;
-	const unsigned char *p;
-
-	if (u->utf8) {
-		fmt_esc_text(b, name);
-		return;
-	}
-	sb_init(&t);
-	fmt_esc_text(&t, name);
-	for (p = (const unsigned char *)sb_str(&t); *p; p++)
-		if (*p >= 0x80)
-			sb_printf(b, "\\x%02x", *p);
-		else
-			sb_putc(b, (char)*p);
-	if (t.oom)
-		b->oom = 1;
-	sb_free(&t);
-}
-
-void ui_fill(int y, int x, int w)
-{
-	if (w > 0)
-		mvhline(y, x, ' ', w);
 }
 
 static char *read_line_file(const char *root, const char *rel)

@@ -3,8 +3,9 @@
  * ui.h - idletop's interactive view (ncurses). ui.c owns the terminal and
  * the main loop; ui_view.c turns a struct report into visible rows (zoom,
  * filter, collapse, sort); ui_trend.c keeps idle % history per cgroup;
- * ui_procs.c reads a cgroup's processes; one file per screen
- * (ui_header.c, ui_tree.c, ui_detail.c, ui_help.c) with x_draw()/x_key().
+ * ui_procs.c reads a cgroup's processes; ui_text.c has the text helpers;
+ * one file per screen (ui_header.c, ui_tree.c, ui_detail.c, ui_help.c)
+ * with x_draw()/x_key().
  * Screens only format what the engine and these collectors computed.
  */
 #ifndef IDLETOP_UI_H
@@ -106,6 +107,10 @@ struct ui {
 /* ui.c */
 /* The interactive mode; returns the exit status (0: q, SIGINT, SIGTERM). */
 int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop);
+int ui_measured(const struct ui *u);
+double ui_progress(const struct ui *u, double *left);
+
+/* ui_text.c */
 void ui_msg(struct ui *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 unsigned ui_attr(const struct ui *u, enum color c);
@@ -114,8 +119,6 @@ int ui_put(int y, int x, int w, const char *s);	/* cells written, <= w */
 void ui_esc(const struct ui *u, struct sbuf *b, const char *name);
 void ui_fill(int y, int x, int w);
 const char *ui_unit_name(int unit);
-int ui_measured(const struct ui *u);
-double ui_progress(const struct ui *u, double *left);
 
 /* ui_view.c */
 void view_build(struct ui *u);
