@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 110
+#
+# Idle page scanners and idletop racing with cgroup churn: cgroups are
+# created, charged with anon, tmpfs and page cache pages, emptied and
+# removed while their pages stay (offline memcgs), and with truncation of
+# mapped files (stress_mem truncates its shared file and memfd mappings
+# under itself).  At the end every surviving file matches its reference,
+# and at a quiet moment every inode /proc/kpagecgroup reports belongs to
+# a live cgroup (removed ones report their closest online ancestor).
+
+. "$(dirname "$0")/lib"
+[ -d /mnt/scratch ] || skip "no /mnt/scratch"
+P=/sys/fs/cgroup/stress-churn
+mkdir $P || exit 1
+echo +memory > $P/cgroup.subtree_control || exit 1
+stress_restore="rm -rf /dev/shm/churn.* /mnt/scratch/churn.*; rmdir $P/* $P 2>/dev/null; $stress_restore"
+dd if=/dev/urandom of=ref bs=64k count=8 2>/dev/null || exit 1
+
+# One churn step: a cgroup is made, charged and removed.
+churn_one() {
+	n=$(( $(cat churn.n 2>/dev/null || echo 0) + 1 ))
+	echo $n > churn.n
+	cg=$P/c$n
+	mkdir "$cg" || return
+	sh -c 'echo $$ > "$0/cgroup.procs" || exit 1
+		cp ref /dev/shm/churn.$1
+		cp ref /mnt/scratch/churn.$1
+		stress_mem -t 0.5 --anon 4 --forks > /dev/null ||
+			echo "stress_mem in $0 failed"' "$cg" $n
+	i=0
+	while ! rmdir "$cg" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -d "$cg" ] && echo "cannot remove $cg"
+	# drop some files: their pages were charged to a dead cgroup
+	case $((n % 3)) in 0) rm -f /dev/shm/churn.$((n - 1)) /mnt/scratch/churn.$((n - 2)) ;; esac
+}
+
+storm
+in_cg() { d=$P/$1; shift; mkdir $d && sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' $d "$@"; }
+worker mem in_cg trunc stress_mem -t "$STRESS_SECONDS" --file /mnt/scratch/churn.trunc:16 --shmem 16 --forks
+worker scan stress_scan -t "$STRESS_SECONDS" -j 2 -p 20
+worker idletop idletop_runs -b --period 2 -n 3 --cpu 50 --format openmetrics
+loop churn churn_one
+finish
+rc=$?
+grep -h . loop-churn.log | head -n 5
+echo "churned $(cat churn.n) cgroups"
+
+for f in /dev/shm/churn.[0-9]* /mnt/scratch/churn.[0-9]*; do
+	[ -e "$f" ] || continue
+	cmp -s ref "$f" || { echo "FAIL: $f differs from its reference"; rc=1; }
+done
+
+# quiet moment: drop what is left of the workers' cgroups, then check
+echo $$ > /sys/fs/cgroup/cgroup.procs
+rmdir $P/* 2>/dev/null
+live=$(find /sys/fs/cgroup -type d -exec stat -c %i {} + | sort -u)
+bad=0
+for ino in $(stress_scan -u); do
+	echo "$live" | grep -qx "$ino" || { echo "kpagecgroup reports inode $ino: no such cgroup"; bad=1; }
+done
+[ $bad -eq 0 ] || { echo "FAIL: /proc/kpagecgroup reports removed cgroups"; rc=1; }
+exit $rc
