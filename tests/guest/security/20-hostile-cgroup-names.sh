@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Cgroup names are attacker-controlled (a delegated subtree): names with
+# terminal escape sequences (OSC "ESC ] 0 ; pwned BEL" that retitles a
+# terminal, "ESC [ 2 J" that clears it), a newline, a quote and a
+# backslash must come out inert in idletop's text, JSON and OpenMetrics
+# output: no raw control byte at all (only the line feeds of the format),
+# and each in its documented escaped form (docs/idletop-engine.md).
+
+set -u
+if [ ! -e /proc/kpageidle ] && [ ! -e /sys/kernel/mm/page_idle/bitmap ]; then
+	echo "SKIP: no idle page tracking in this kernel"
+	exit 77
+fi
+R=/sys/fs/cgroup/hostile
+osc=$(printf 'osc\033]0;pwned\007x')
+cls=$(printf 'cls\033[2Jx')
+nl=$(printf 'new\nline')
+if mkdir "/sys/fs/cgroup/$nl" 2>/dev/null; then
+	rmdir "/sys/fs/cgroup/$nl"
+	echo "note: cgroupfs accepted a newline in a name"
+fi
+qb='quote"back\slash'
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait
+	for n in "$osc" "$cls" "$qb"; do rmdir "$R/$n" 2>/dev/null; done
+	rmdir "$R" 2>/dev/null
+}
+trap cleanup EXIT
+mkdir "$R" || exit 1
+echo +memory > "$R/cgroup.subtree_control"
+for n in "$osc" "$cls" "$qb"; do
+	mkdir "$R/$n" || { echo "FAIL: mkdir"; exit 1; }
+	# a process with some memory, so the cgroup has pages to show
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec stress_mem -t 60 --anon 2' "$R/$n" > /dev/null &
+	pids="$pids $!"
+done
+sleep 1
+# the same names, and the newline one, in a plain tree for --cgroup
+mkdir -p "fake/hostile/$osc" "fake/hostile/$cls" "fake/hostile/$qb" "fake/hostile/$nl"
+
+fail=0
+# controls(FILE): bytes other than printable ASCII, UTF-8 bytes and \n
+controls() { tr -d '\n\040-\176\200-\377' < "$1" | wc -c; }
+has() {	# file fixed-string what
+	if grep -qF -- "$2" "$1"; then
+		echo "ok: $3"
+	else
+		echo "FAIL: $3: '$2' not in $1"; fail=1
+	fi
+}
+
+for fmt in text json openmetrics; do
+	idletop --mark-wait 1 --format $fmt > out.$fmt 2> err.$fmt
+	rc=$?
+	idletop --mark-wait 0.2 --format $fmt --cgroup "$PWD/fake" >> out.$fmt 2>> err.$fmt
+	rc=$((rc + $?))
+	[ $rc -eq 0 ] || { echo "FAIL: idletop --format $fmt: exit $rc"; cat err.$fmt; fail=1; }
+	c=$(controls out.$fmt)
+	if [ "$c" -ne 0 ]; then
+		echo "FAIL: $fmt output has $c raw control bytes:"
+		tr -d '\n\040-\176\200-\377' < out.$fmt | od -An -c | head
+		fail=1
+	else
+		echo "ok: $fmt: no raw control bytes"
+	fi
+done
+
+has out.text '/hostile/osc\x1b]0;pwned\x07x' "text: OSC name as \\x1b...\\x07"
+has out.text '/hostile/cls\x1b[2Jx' "text: ESC[2J name"
+has out.text '/hostile/new\x0aline' "text: newline as \\x0a"
+has out.text '/hostile/quote"back\\slash' "text: backslash doubled"
+
+has out.json '"path":"/hostile/osc\u001b]0;pwned\u0007x"' "json: OSC name as \\u001b...\\u0007"
+has out.json '"path":"/hostile/cls\u001b[2Jx"' "json: ESC[2J name"
+has out.json '"path":"/hostile/new\nline"' "json: newline as \\n"
+has out.json '"path":"/hostile/quote\"back\\slash"' "json: quote and backslash escaped"
+[ "$(wc -l < out.json)" -eq 2 ] || { echo "FAIL: json: not one line per report"; fail=1; }
+# JSON syntax: strings, escapes, nesting (the checker of idletop/20-batch)
+awk '
+function bad(why) { print "FAIL: json: " why; err = 1; exit 1 }
+{
+	depth = 0; instr = 0; esc = 0; n = length($0)
+	for (i = 1; i <= n; i++) {
+		c = substr($0, i, 1)
+		if (instr) {
+			if (esc) { esc = 0; if (c !~ /["\\\/bfnrtu]/) bad("escape " c) }
+			else if (c == "\\") esc = 1
+			else if (c == "\"") instr = 0
+			else if (c < " ") bad("control char")
+			continue
+		}
+		if (c == "\"") instr = 1
+		else if (c == "{" || c == "[") st[++depth] = c
+		else if (c == "}") { if (st[depth--] != "{") bad("}") }
+		else if (c == "]") { if (st[depth--] != "[") bad("]") }
+		else if (c !~ /[-0-9a-z.,:eE+ ]/) bad("char " c)
+		if (depth == 0 && i < n) bad("trailing data")
+	}
+	if (depth != 0 || instr) bad("unbalanced")
+}' out.json && echo "ok: json parses" || fail=1
+
+has out.openmetrics 'cgroup="/hostile/osc\\x1b]0;pwned\\x07x"' "openmetrics: OSC name as \\\\x1b"
+has out.openmetrics 'cgroup="/hostile/cls\\x1b[2Jx"' "openmetrics: ESC[2J name"
+has out.openmetrics 'cgroup="/hostile/new\nline"' "openmetrics: newline as \\n"
+has out.openmetrics 'cgroup="/hostile/quote\"back\\slash"' "openmetrics: quote and backslash"
+# every line is a comment or `name{labels} value`
+bad=$(grep -v '^#' out.openmetrics | grep -cvE '^[a-z_]+(\{.*\})? [-0-9.eE+a-zA-Z]+$')
+[ "$bad" -eq 0 ] || { echo "FAIL: openmetrics: $bad malformed lines"; fail=1; }
+tail -n 1 out.openmetrics | grep -qx '# EOF' || { echo "FAIL: openmetrics: no # EOF"; fail=1; }
+exit $fail
