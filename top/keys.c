@@ -54,6 +54,7 @@ const struct key_binding keys_table[] = {
 	{ '?', "?", A_BACK, S_HELP },
 	{ 'q', "q", A_QUIT, S_ALL },
 	{ KEY_F(10), "F10", A_QUIT, S_ALL },
+	{ CTRL('c'), "^C", A_QUIT, S_ALL },
 };
 const size_t keys_count = sizeof(keys_table) / sizeof(keys_table[0]);
 

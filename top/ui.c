@@ -207,7 +207,7 @@ static void prompt_done(struct ui *u, int accept)
 /* Line editing for the / and d prompts. */
 static void prompt_key(struct ui *u, int ch)
 {
-	if (ch == 27)
+	if (ch == 27 || ch == 3)	/* Esc, ^C */
 		prompt_done(u, 0);
 	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 		prompt_done(u, 1);
@@ -333,7 +333,7 @@ static int start_term(struct ui *u, SCREEN **scr)
 			getenv("TERM") ? getenv("TERM") : "");
 		return -1;
 	}
-	cbreak();
+	raw();		/* ^C is a key (quit), not a SIGINT to the shell too */
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
