@@ -77,12 +77,17 @@ idletop --mark-wait "$WAIT" || die "idletop failed"
 
 # One full cycle per method: mark, WAIT seconds of workload activity, read
 # (and aggregate, where the method does).  Methods rotate per repetition.
+# idletop-slice1s is idletop-kpageidle with --slice-ms 1000: full 64 Ki-PFN
+# slices, to show what the 10 ms slices cost under TCG.
 cycle() {	# method
 	case $1 in
 	floor) benchrun --name floor -- scanbench floor-mark :: \
 		@sleep "$WAIT" :: scanbench floor-read ;;
 	idletop-kpageidle) benchrun --name "$1" --subtract "$WAIT" -- \
 		idletop --source kpageidle --mark-wait "$WAIT" -f json ;;
+	idletop-slice1s) benchrun --name "$1" --subtract "$WAIT" -- \
+		idletop --source kpageidle --mark-wait "$WAIT" -f json \
+		--slice-ms 1000 ;;
 	idletop-bitmap) benchrun --name "$1" --subtract "$WAIT" -- \
 		idletop --source bitmap --mark-wait "$WAIT" -f json ;;
 	seed8) benchrun --name seed8 -- scanbench seed-mark :: \
@@ -91,7 +96,7 @@ cycle() {	# method
 		@sleep "$WAIT" :: page-types -C ;;
 	esac
 }
-methods="floor idletop-kpageidle idletop-bitmap seed8 page-types"
+methods="floor idletop-kpageidle idletop-slice1s idletop-bitmap seed8 page-types"
 echo "--- warm-up cycle (not counted)"
 cycle floor 2>&1 | sed -n 's/^scanbench floor-read: \([0-9]*\) pfns$/BENCHINFO pfns=\1/p'
 r=1
