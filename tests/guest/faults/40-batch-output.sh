@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# timeout: 200
 #
 # idletop -b when its output goes wrong: stdout closed (>&-), a reader
 # that goes away (| head -c 10: EPIPE), a full disk (/dev/full), an -o
