@@ -28,3 +28,12 @@ done
 grep -q ' /mnt/scratch ext4 ' /proc/mounts || { echo "/mnt/scratch is not an ext4 mount"; exit 1; }
 grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || { echo "memory controller not enabled for children"; exit 1; }
 echo "kernel $release ok"
+
+# vm/run passes the -smp count as idlemem.cpus; every one of them must be
+# online (without ACPI the guest finds only the boot CPU), because the
+# stress tests look for races between CPUs.
+want=$(sed -n 's/.*idlemem\.cpus=\([0-9]*\).*/\1/p' /proc/cmdline)
+have=$(grep -c '^processor' /proc/cpuinfo)
+[ -z "$want" ] || [ "$have" = "$want" ] || {
+	echo "$have CPU(s) online, vm/run started $want"; exit 1; }
+echo "$have CPU(s) online"
