@@ -5,7 +5,8 @@
  *
  * {"idletop":VERSION, "cycle":N, "start":UNIX_S, "end":UNIX_S,
  *  "period_seconds":S, "cycle_seconds":S, "cpu_seconds":S,
- *  "cpu_bound":BOOL, "source":"kpageidle"|"bitmap", "page_size":B,
+ *  "cpu_bound":BOOL, "source":"kpageidle"|"bitmap",
+ *  "method":"scan-ioctl"|"read-write", "page_size":B,
  *  "pfns":N, "ws_cycles":K, "headroom_pct":P, "age_buckets":[1,2,4,8,16],
  *  "cgroups":[{"path":STR, "ino":N, "parent":INDEX|null, "depth":N,
  *    "pseudo":BOOL,
@@ -130,6 +131,7 @@ static void head(struct sbuf *b, const struct report *r)
 		  (unsigned long long)r->cycle, r->start, r->end, r->p.period,
 		  r->end - r->start, r->cpu, r->cpu_bound ? "true" : "false");
 	jstr(b, "source", r->p.source);
+	jstr(b, "method", r->p.method ? r->p.method : "");
 	sb_printf(b, "\"page_size\":%llu,\"pfns\":%llu,\"ws_cycles\":%u,"
 		  "\"headroom_pct\":%u,\"age_buckets\":[",
 		  (unsigned long long)r->p.page_size,

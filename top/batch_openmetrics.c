@@ -103,10 +103,13 @@ static void current(struct sbuf *b, const struct report *r)
 
 static void globals(struct sbuf *b, const struct report *r)
 {
-	family(b, "idletop_build_info", NULL, "idletop version and source.");
+	family(b, "idletop_build_info", NULL,
+	       "idletop version, idle source and scan method.");
 	sb_printf(b, "idletop_build_info{version=\"%s\",source=\"",
 		  IDLETOP_VERSION);
 	fmt_esc_om(b, r->p.source);
+	sb_puts(b, "\",method=\"");
+	fmt_esc_om(b, r->p.method ? r->p.method : "");
 	sb_puts(b, "\"} 1\n");
 	family(b, "idletop_cycle", NULL, "Number of the reported cycle.");
 	sb_printf(b, "idletop_cycle %llu\n", (unsigned long long)r->cycle);

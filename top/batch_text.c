@@ -30,10 +30,11 @@ static void header(struct sbuf *b, const struct report *r)
 
 	sb_init(&d);
 	fmt_duration(&d, r->end - r->start);
-	sb_printf(b, "idletop - cycle %llu, %s (period %gs%s), source %s, "
-		  "%llu pfns x %llu B, cpu %.2fs\n",
+	sb_printf(b, "idletop - cycle %llu, %s (period %gs%s), source %s "
+		  "(%s), %llu pfns x %llu B, cpu %.2fs\n",
 		  (unsigned long long)r->cycle, sb_str(&d), r->p.period,
 		  r->cpu_bound ? ", stretched by --cpu" : "", r->p.source,
+		  r->p.method ? r->p.method : "?",
 		  (unsigned long long)r->pfns,
 		  (unsigned long long)r->p.page_size, r->cpu);
 	sb_printf(b, "WS: resident less pages idle >= %u cycle(s); "

@@ -38,6 +38,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 	e->params.headroom_pct = cfg->headroom_pct;
 	e->params.period = cfg->mark_wait >= 0 ? cfg->mark_wait : cfg->period;
 	e->params.source = idlesrc_kind_name(e->sc.src.kind);
+	e->params.method = idlesrc_method(&e->sc.src);
 	e->params.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	e->params.nr_pfns = e->sc.nr_pfns;
 	return 0;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "idlesrc.h"
 #include "util.h"
@@ -16,22 +17,34 @@ const char *idlesrc_kind_name(enum idlesrc_kind k)
 		return "kpageidle";
 	case IDLESRC_BITMAP:
 		return "bitmap";
+	case IDLESRC_KPAGEIDLE_SCAN:
+		return "kpageidle-scan";
+	case IDLESRC_KPAGEIDLE_RW:
+		return "kpageidle-rw";
 	default:
 		return "auto";
 	}
 }
 
+const char *idlesrc_method(const struct idlesrc *s)
+{
+	return s->scan ? "scan-ioctl" : "read-write";
+}
+
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k)
 {
-	if (!strcmp(s, "kpageidle"))
-		*k = IDLESRC_KPAGEIDLE;
-	else if (!strcmp(s, "bitmap"))
-		*k = IDLESRC_BITMAP;
-	else if (!strcmp(s, "auto"))
-		*k = IDLESRC_AUTO;
-	else
-		return -1;
-	return 0;
+	static const enum idlesrc_kind all[] = {
+		IDLESRC_AUTO, IDLESRC_KPAGEIDLE, IDLESRC_BITMAP,
+		IDLESRC_KPAGEIDLE_SCAN, IDLESRC_KPAGEIDLE_RW,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(*all); i++)
+		if (!strcmp(s, idlesrc_kind_name(all[i]))) {
+			*k = all[i];
+			return 0;
+		}
+	return -1;
 }
 
 static int try_open(struct idlesrc *s, const char *root, enum idlesrc_kind k)
@@ -60,6 +73,9 @@ static int try_open(struct idlesrc *s, const char *root, enum idlesrc_kind k)
 static void open_error(const char *root, enum idlesrc_kind want, int e,
 		       char *err, size_t errlen)
 {
+	int bitmap = want == IDLESRC_AUTO || want == IDLESRC_BITMAP;
+	int kpi = want != IDLESRC_BITMAP;
+
 	if (e == EACCES || e == EPERM)
 		snprintf(err, errlen,
 			 "cannot open the idle page source under %s: %s; "
@@ -70,22 +86,58 @@ static void open_error(const char *root, enum idlesrc_kind want, int e,
 			 "no idle page source: %s%s%s not found under %s; "
 			 "the kernel needs CONFIG_IDLE_PAGE_TRACKING=y "
 			 "(and /proc, /sys mounted)",
-			 want == IDLESRC_BITMAP ? "" : "/" IDLESRC_KPAGEIDLE_PATH,
-			 want == IDLESRC_AUTO ? " and " : "",
-			 want == IDLESRC_KPAGEIDLE ? "" : "/" IDLESRC_BITMAP_PATH,
-			 root);
+			 kpi ? "/" IDLESRC_KPAGEIDLE_PATH : "",
+			 kpi && bitmap ? " and " : "",
+			 bitmap ? "/" IDLESRC_BITMAP_PATH : "", root);
 	else
 		snprintf(err, errlen, "cannot open the idle page source "
 			 "under %s: %s", root, strerror(e));
 }
 
+static int real_ioctl(int fd, struct kpageidle_scan_arg *arg)
+{
+	return ioctl(fd, KPAGEIDLE_SCAN, arg);
+}
+
+/*
+ * Is there a KPAGEIDLE_SCAN ioctl? An empty range (vec_len 0) passes the
+ * argument checks and scans nothing.  ENOTTY: a kernel without it (or a
+ * regular file); EINVAL: another size of the argument struct.
+ */
+static int probe_scan(struct idlesrc *s)
+{
+	struct kpageidle_scan_arg a = {
+		.size = sizeof(a), .flags = KPAGEIDLE_SCAN_MARK,
+		.vec = (uintptr_t)s->buf,
+	};
+
+	if (s->ioctl(s->fd, &a)) {
+		s->probe_errno = errno ? errno : EIO;
+		return -1;
+	}
+	s->probe_errno = 0;
+	s->scan = 1;
+	return 0;
+}
+
+static void probe_error(struct idlesrc *s, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--source kpageidle-scan: %s has no usable "
+		 "KPAGEIDLE_SCAN ioctl (%s%s); the kernel lacks the scan "
+		 "patch of the series: use --source kpageidle-rw", s->path,
+		 strerror(s->probe_errno), s->probe_errno == EINVAL ?
+		 ", another version of the ABI" : "");
+}
+
 int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
-		 size_t max_pfns, char *err, size_t errlen)
+		 size_t max_pfns, idlesrc_ioctl_fn *ioctl_fn,
+		 char *err, size_t errlen)
 {
 	int e = ENOENT;
 
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
+	s->ioctl = ioctl_fn ? ioctl_fn : real_ioctl;
 	max_pfns = (max_pfns + 63) & ~(size_t)63;
 	s->max_pfns = max_pfns;
 	if (want != IDLESRC_BITMAP) {
@@ -93,11 +145,11 @@ int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
 			goto alloc;
 		e = errno;
 	}
-	if (want != IDLESRC_KPAGEIDLE) {
+	if (want == IDLESRC_AUTO || want == IDLESRC_BITMAP) {
 		if (!try_open(s, root, IDLESRC_BITMAP))
 			goto alloc;
 		/* a permission problem on the first one is the better hint */
-		if (want == IDLESRC_KPAGEIDLE || errno != ENOENT || e == ENOENT)
+		if (want == IDLESRC_BITMAP || errno != ENOENT || e == ENOENT)
 			e = errno;
 	}
 	open_error(root, want, e, err, errlen);
@@ -106,6 +158,13 @@ alloc:
 	s->buf = calloc(max_pfns, sizeof(uint64_t));
 	if (!s->buf) {
 		snprintf(err, errlen, "out of memory");
+		idlesrc_close(s);
+		return -1;
+	}
+	if (s->kind != IDLESRC_KPAGEIDLE || want == IDLESRC_KPAGEIDLE_RW)
+		return 0;
+	if (probe_scan(s) && want == IDLESRC_KPAGEIDLE_SCAN) {
+		probe_error(s, err, errlen);
 		idlesrc_close(s);
 		return -1;
 	}
@@ -121,6 +180,7 @@ void idlesrc_close(struct idlesrc *s)
 	s->fd = -1;
 	s->path = NULL;
 	s->buf = NULL;
+	s->scan = 0;
 }
 
 static ssize_t read_kpageidle(struct idlesrc *s, uint64_t pfn, size_t n,
@@ -197,4 +257,61 @@ int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 			s->buf[i / 64] |= 1ULL << (i % 64);
 	return write_done(pwrite_full(s->fd, s->buf, words * 8,
 				      (off_t)(pfn / 8)));
+}
+
+/* One call; EINTR resumes at walk_end. Returns the PFN reached or -1. */
+static int64_t scan_call(struct idlesrc *s, uint64_t pfn, size_t n, int mark)
+{
+	struct kpageidle_scan_arg a = {
+		.size = sizeof(a), .flags = mark ? KPAGEIDLE_SCAN_MARK : 0,
+		.start = pfn, .end = pfn + n,
+		.vec = (uintptr_t)s->buf, .vec_len = (n + 63) / 64,
+	};
+
+	for (;;) {
+		a.walk_end = a.start;
+		if (!s->ioctl(s->fd, &a))
+			break;
+		if (errno == ENXIO)	/* at or past max_pfn: nothing there */
+			return (int64_t)a.start;
+		if (errno != EINTR)
+			return -1;
+		if (a.walk_end < a.start || a.walk_end > a.end) {
+			errno = EIO;	/* not where the ABI says it stops */
+			return -1;
+		}
+		if (a.walk_end == a.end || a.walk_end % 64)
+			break;		/* at the end (max_pfn) already */
+		a.vec += (a.walk_end - a.start) / 64 * 8;
+		a.vec_len -= (a.walk_end - a.start) / 64;
+		a.start = a.walk_end;
+	}
+	if (a.walk_end < a.start || a.walk_end > a.end) {
+		errno = EIO;
+		return -1;
+	}
+	return (int64_t)a.walk_end;
+}
+
+ssize_t idlesrc_scan(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle,
+		     int mark)
+{
+	int64_t reached;
+	size_t i, got;
+
+	if (!s->scan || pfn % 64 || n > s->max_pfns) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(s->buf, 0, (n + 63) / 64 * 8);
+	reached = n ? scan_call(s, pfn, n, mark) : (int64_t)pfn;
+	if (reached < 0)
+		return -1;
+	if (!idle)
+		return (ssize_t)n;
+	got = (size_t)((uint64_t)reached - pfn);
+	for (i = 0; i < got; i++)
+		idle[i] = (s->buf[i / 64] >> (i % 64)) & 1;
+	memset(idle + got, 0, n - got);
+	return (ssize_t)n;
 }

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * idlesrc.h - where idle page state comes from: one small interface
- * (read a PFN range, mark a PFN range) over /proc/kpageidle (u64 per PFN)
- * and /sys/kernel/mm/page_idle/bitmap (one bit per PFN in u64 words).
- * A future kernel scan ioctl becomes a third kind here.
+ * idlesrc.h - where idle page state comes from: one small interface over
+ * /proc/kpageidle (u64 per PFN) and /sys/kernel/mm/page_idle/bitmap (one
+ * bit per PFN in u64 words).  Two ways to run a cycle over a range:
+ *
+ *   read + write: idlesrc_read(), then idlesrc_mark() with the caller's
+ *                 choice of PFNs (two rmap walks per idle page);
+ *   scan ioctl:   idlesrc_scan(), the KPAGEIDLE_SCAN ioctl of
+ *                 /proc/kpageidle: test and re-mark every user page in
+ *                 one pass (one rmap walk per page), when the kernel has it.
  */
 #ifndef IDLETOP_IDLESRC_H
 #define IDLETOP_IDLESRC_H
@@ -11,8 +16,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "kpageidle_abi.h"
 
-enum idlesrc_kind { IDLESRC_AUTO, IDLESRC_KPAGEIDLE, IDLESRC_BITMAP };
+/*
+ * What --source asks for.  An open source's kind is KPAGEIDLE or BITMAP;
+ * `scan` says whether the ioctl is in use.
+ */
+enum idlesrc_kind {
+	IDLESRC_AUTO,		/* kpageidle (scan ioctl if present), else bitmap */
+	IDLESRC_KPAGEIDLE,	/* kpageidle, scan ioctl if present */
+	IDLESRC_BITMAP,
+	IDLESRC_KPAGEIDLE_SCAN,	/* kpageidle with the scan ioctl, or fail */
+	IDLESRC_KPAGEIDLE_RW,	/* kpageidle with read + write only */
+};
+
+/* The KPAGEIDLE_SCAN call: 0, or -1 with errno (tests pass a fake). */
+typedef int idlesrc_ioctl_fn(int fd, struct kpageidle_scan_arg *arg);
 
 struct idlesrc {
 	enum idlesrc_kind kind;
@@ -20,6 +39,9 @@ struct idlesrc {
 	char *path;
 	size_t max_pfns;	/* largest range per call */
 	uint64_t *buf;		/* scratch for one range */
+	int scan;		/* 1: idlesrc_scan() uses the ioctl */
+	int probe_errno;	/* why the probe said no (0: not probed) */
+	idlesrc_ioctl_fn *ioctl;
 };
 
 #define IDLESRC_KPAGEIDLE_PATH	"proc/kpageidle"
@@ -27,14 +49,18 @@ struct idlesrc {
 
 const char *idlesrc_kind_name(enum idlesrc_kind k);
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k);
+/* "scan-ioctl" or "read-write": how an open source runs a cycle. */
+const char *idlesrc_method(const struct idlesrc *s);
 
 /*
- * Open the source under root (auto: kpageidle, then bitmap). On failure
- * returns -1 and writes a message saying what is missing and how to get
- * it into err.
+ * Open the source under root (auto: kpageidle, then bitmap) and, for
+ * kpageidle, probe the scan ioctl through ioctl_fn (NULL: ioctl(2)). On
+ * failure returns -1 and writes a message saying what is missing and how
+ * to get it into err.
  */
 int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
-		 size_t max_pfns, char *err, size_t errlen);
+		 size_t max_pfns, idlesrc_ioctl_fn *ioctl_fn,
+		 char *err, size_t errlen);
 void idlesrc_close(struct idlesrc *s);
 
 /*
@@ -46,5 +72,15 @@ ssize_t idlesrc_read(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle);
 /* Mark every pfn + i with mark[i] != 0 idle. 0 or -1 with errno. */
 int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 		 const uint8_t *mark);
+/*
+ * Only with s->scan: one KPAGEIDLE_SCAN pass over [pfn, pfn + n): idle[i]
+ * (unless idle is NULL) as idlesrc_read() would give it, and with mark
+ * every user (LRU) page re-marked idle right after its test, as the
+ * kernel decides (heads of compound pages, unevictable pages too).  PFNs
+ * past the kernel's max_pfn read 0.  Resumes after EINTR.  Returns n, or
+ * -1 with errno.
+ */
+ssize_t idlesrc_scan(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle,
+		     int mark);
 
 #endif

@@ -104,7 +104,7 @@ int scan_open(struct scanner *sc, const char *root,
 		goto fail;
 	}
 	if (idlesrc_open(&sc->src, root, cfg->source, sc->cfg.slice_pfns,
-			 err, errlen))
+			 cfg->scan_ioctl, err, errlen))
 		goto fail;
 	sc->nr_pfns = scan_count_pfns(sc->flags_fd);
 	if (alloc_buffers(sc))
@@ -192,7 +192,9 @@ static int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
 /*
  * One PFN. THP tails take flags, cgroup and idle state from their head
  * (tails may say cgroup 0 and are not on the LRU themselves); the head
- * carries over slice boundaries in sc->thp.
+ * carries over slice boundaries in sc->thp.  mark[] is what the kernel
+ * marks itself with KPAGEIDLE_SCAN_MARK (LRU pages, unevictable ones
+ * too, no tails), so that both paths count the same.
  */
 static int visit_pfn(struct scanner *sc, uint64_t pfn, size_t i)
 {
@@ -213,7 +215,7 @@ static int visit_pfn(struct scanner *sc, uint64_t pfn, size_t i)
 			sc->thp.idle = (uint8_t)idle;
 		}
 		if (!KPF_BIT(f, KPF_NOPAGE) && KPF_BIT(f, KPF_LRU) &&
-		    !KPF_BIT(f, KPF_UNEVICTABLE) && !sc->no_mark)
+		    !sc->no_mark)
 			sc->mark[i] = 1;
 	}
 	if (KPF_BIT(f, KPF_NOPAGE) || KPF_BIT(f, KPF_HUGE) ||
@@ -239,13 +241,46 @@ static ssize_t read_u64s(int fd, uint64_t *buf, uint64_t pfn, size_t n)
 	return r / 8;
 }
 
+static int src_error(struct scanner *sc, const char *what, char *err,
+		     size_t errlen)
+{
+	snprintf(err, errlen, "%s %s: %s", what, sc->src.path,
+		 strerror(errno));
+	return -1;
+}
+
+/*
+ * The idle state of [pfn, pfn+n) into sc->idle: the scan ioctl tests and
+ * re-marks in one call, read + write reads here and marks after counting.
+ */
+static int get_idle(struct scanner *sc, uint64_t pfn, size_t n, char *err,
+		    size_t errlen)
+{
+	ssize_t r = 0;
+
+	if (sc->src.scan)
+		r = idlesrc_scan(&sc->src, pfn, n, sc->idle, !sc->no_mark);
+	else if (sc->cycle)
+		r = idlesrc_read(&sc->src, pfn, n, sc->idle);
+	if (r < 0)
+		return src_error(sc, sc->src.scan ? "scan" : "read", err,
+				 errlen);
+	memset(sc->idle + r, 0, n - (size_t)r);
+	return 0;
+}
+
 /* Read, count and re-mark [pfn, pfn+n). Returns PFNs done or -1. */
 static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 			  char *err, size_t errlen)
 {
-	ssize_t got = read_u64s(sc->flags_fd, sc->kflags, pfn, n), r;
+	ssize_t got;
 	size_t i;
 
+	/* priming with the ioctl: it marks what it should by itself */
+	if (!sc->cycle && sc->src.scan)
+		return idlesrc_scan(&sc->src, pfn, n, NULL, 1) < 0 ?
+		       src_error(sc, "scan", err, errlen) : (ssize_t)n;
+	got = read_u64s(sc->flags_fd, sc->kflags, pfn, n);
 	if (got < 0) {
 		snprintf(err, errlen, "read kpageflags: %s", strerror(errno));
 		return -1;
@@ -256,23 +291,16 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 		snprintf(err, errlen, "read kpagecgroup: %s", strerror(errno));
 		return -1;
 	}
-	r = sc->cycle ? idlesrc_read(&sc->src, pfn, n, sc->idle) : 0;
-	if (r < 0) {
-		snprintf(err, errlen, "read %s: %s", sc->src.path,
-			 strerror(errno));
+	if (get_idle(sc, pfn, n, err, errlen))
 		return -1;
-	}
-	memset(sc->idle + r, 0, n - (size_t)r);
 	for (i = 0; i < n; i++)
 		if (visit_pfn(sc, pfn + i, i)) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-	if (!sc->no_mark && idlesrc_mark(&sc->src, pfn, n, sc->mark)) {
-		snprintf(err, errlen, "mark %s: %s", sc->src.path,
-			 strerror(errno));
-		return -1;
-	}
+	if (!sc->src.scan && !sc->no_mark &&
+	    idlesrc_mark(&sc->src, pfn, n, sc->mark))
+		return src_error(sc, "mark", err, errlen);
 	return (ssize_t)n;
 }
 

@@ -2,7 +2,9 @@
 /*
  * scan.h - the PFN scanner: walks all PFNs in slices, reads kpageflags,
  * kpagecgroup and the idle source for a range, counts per memcg inode,
- * keeps one idle-age byte per PFN and re-marks the range idle.
+ * keeps one idle-age byte per PFN and re-marks the range idle: with the
+ * KPAGEIDLE_SCAN ioctl in one call that tests and re-marks, else with a
+ * read and a write of the PFNs the kernel would mark (LRU, not THP tails).
  *
  * Cycle 0 is a priming pass (mark only); cycles 1, 2, ... are counted and
  * published in `last` when complete. Every cycle, the priming one too,
@@ -25,6 +27,7 @@ struct scan_config {
 	double cpu_frac;	/* CPU budget, fraction of one core */
 	unsigned ws_cycles;	/* idle >= this many cycles: not working set */
 	enum idlesrc_kind source;
+	idlesrc_ioctl_fn *scan_ioctl;	/* NULL: ioctl(2); tests pass a fake */
 };
 
 /* One completed cycle. */

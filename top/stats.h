@@ -43,6 +43,7 @@ struct report_params {
 	unsigned headroom_pct;
 	double period;
 	const char *source;	/* "kpageidle" / "bitmap" */
+	const char *method;	/* "scan-ioctl" / "read-write" */
 	uint64_t page_size;
 	uint64_t nr_pfns;
 };

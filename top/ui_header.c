@@ -103,7 +103,8 @@ void header_draw(struct ui *u)
 	ui_esc(u, &b, u->host ? u->host : "?");
 	sb_puts(&b, "   kernel ");
 	ui_esc(u, &b, u->kernel ? u->kernel : "?");
-	sb_printf(&b, "   source %s", idlesrc_kind_name(u->sc->src.kind));
+	sb_printf(&b, "   source %s (%s)", idlesrc_kind_name(u->sc->src.kind),
+		  idlesrc_method(&u->sc->src));
 	line(0, ui_attr(u, CP_TITLE), &b);
 	cycle_line(u, &b);
 	line(1, A_NORMAL, &b);

@@ -40,4 +40,18 @@ void fx_set(struct fixture *fx, uint64_t pfn, uint64_t n, uint64_t flags,
 void fx_thp(struct fixture *fx, uint64_t pfn, uint64_t kind_flags,
 	    uint64_t ino, int idle, uint64_t tail_ino, int tail_idle);
 
+/*
+ * A fake KPAGEIDLE_SCAN for idlesrc_open(): fx_scan_fx's flags say which
+ * PFNs are user pages (KPF_LRU, not THP tails: marked with
+ * KPAGEIDLE_SCAN_MARK); the idle bits are read from, and the marks
+ * written to, the fake /proc/kpageidle that fd is open on; max_pfn is
+ * npfn.  It checks the arguments like the ABI says, counts its calls in
+ * fx_scan_calls and, while fx_scan_eintr > 0, stops after one word with
+ * EINTR (decrementing it).  fx_scan_errno != 0: every call fails with it.
+ */
+struct kpageidle_scan_arg;
+extern struct fixture *fx_scan_fx;
+extern int fx_scan_calls, fx_scan_eintr, fx_scan_errno;
+int fx_scan_ioctl(int fd, struct kpageidle_scan_arg *arg);
+
 #endif

@@ -37,6 +37,11 @@ static void test_options(void **state)
 			       "--headroom", "0", "--source", "bitmap", NULL),
 			 OPT_OK);
 	assert_int_equal(parse("--mark-wait", "0", NULL), OPT_OK);
+	assert_int_equal(parse("--source", "kpageidle-scan", NULL), OPT_OK);
+	assert_int_equal(parse("--source=kpageidle-rw", NULL), OPT_OK);
+	assert_int_equal(parse("--source", "kpageidle", NULL), OPT_OK);
+	assert_int_equal(parse("--source", "auto", NULL), OPT_OK);
+	assert_int_equal(parse("--source", "scan", NULL), OPT_USAGE);
 	assert_int_equal(parse("--help", NULL), OPT_EXIT);
 	assert_int_equal(parse("-V", NULL), OPT_EXIT);
 	assert_int_equal(parse(NULL), OPT_OK);	/* the TUI */

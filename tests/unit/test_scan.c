@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_scan.c - scanner over fixture trees: kinds, THP tails, ages, marks */
+/*
+ * test_scan.c - scanner over fixture trees: kinds, THP tails, ages, marks;
+ * the read + write path (the fixture's regular files have no ioctl) and
+ * the scan-ioctl path (fx_scan_ioctl) must give the same numbers.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -54,6 +58,7 @@ static int setup_src(void **state, enum idlesrc_kind src, size_t slice)
 	struct scan_config cfg = {
 		.slice_pfns = slice, .slice_ms = 1e6, .period = 0,
 		.cpu_frac = 1, .ws_cycles = 2, .source = src,
+		.scan_ioctl = src == IDLESRC_KPAGEIDLE_SCAN ? fx_scan_ioctl : NULL,
 	};
 	char err[256];
 
@@ -67,9 +72,15 @@ static int setup_src(void **state, enum idlesrc_kind src, size_t slice)
 	layout(t);
 	assert_int_equal(fx_write_pages(&t->fx, src != IDLESRC_BITMAP,
 					src == IDLESRC_BITMAP), 0);
+	fx_scan_fx = &t->fx;
+	fx_scan_calls = fx_scan_eintr = fx_scan_errno = 0;
 	if (scan_open(&t->sc, t->fx.root, &cfg, err, sizeof(err)))
 		fail_msg("scan_open: %s", err);
 	assert_int_equal(t->sc.nr_pfns, NPFN);
+	/* regular files: ENOTTY, read + write; the fake: the ioctl */
+	assert_int_equal(t->sc.src.scan, src == IDLESRC_KPAGEIDLE_SCAN);
+	assert_int_equal(fx_scan_calls, t->sc.src.scan);	/* the probe */
+	fx_scan_calls = 0;
 	*state = t;
 	return 0;
 }
@@ -78,6 +89,8 @@ static int setup_kpi(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE, 65536); 
 static int setup_kpi_small(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE, 64); }
 static int setup_bitmap(void **s) { return setup_src(s, IDLESRC_BITMAP, 65536); }
 static int setup_bitmap_small(void **s) { return setup_src(s, IDLESRC_BITMAP, 192); }
+static int setup_scan(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_SCAN, 65536); }
+static int setup_scan_small(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_SCAN, 64); }
 
 static int teardown(void **state)
 {
@@ -123,11 +136,17 @@ static void test_marks_after_priming(void **state)
 {
 	struct t *t = *state;
 	int bm = t->sc.src.kind == IDLESRC_BITMAP;
-	uint64_t yes[] = { 64, 200, 264, 364, 512, 1024, 2048, 4195 };
-	uint64_t no[] = { 0, 414, 513, 1535, 3000, 3001, 3100 };
+	/* what the kernel marks with KPAGEIDLE_SCAN_MARK: unevictable too */
+	uint64_t yes[] = { 64, 200, 264, 364, 414, 512, 1024, 2048, 4195 };
+	uint64_t no[] = { 0, 513, 1535, 3000, 3001, 3100 };
 	size_t i;
 
+	/* nothing idle yet: the scan ioctl, like the kernel, only sets */
+	memset(t->fx.idle, 0, NPFN * sizeof(*t->fx.idle));
+	assert_int_equal(fx_write_pages(&t->fx, !bm, bm), 0);
 	prime(t);
+	if (t->sc.src.scan)	/* priming: one call per slice, no reads */
+		assert_int_equal(fx_scan_calls, 1);
 	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
 		assert_int_equal(bm ? (uint64_t)fx_read_bitmap(&t->fx, yes[i]) :
 				 fx_read_kpageidle(&t->fx, yes[i]), 1);
@@ -282,13 +301,19 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_marks_after_priming, setup_kpi),
 		T(test_marks_after_priming, setup_bitmap),
+		T(test_marks_after_priming, setup_scan),
 		T(test_aggregation, setup_kpi),
 		T(test_aggregation, setup_kpi_small),
 		T(test_aggregation, setup_bitmap),
 		T(test_aggregation, setup_bitmap_small),
+		T(test_aggregation, setup_scan),
+		T(test_aggregation, setup_scan_small),
 		T(test_ages, setup_kpi),
 		T(test_ages, setup_bitmap_small),
+		T(test_ages, setup_scan),
+		T(test_ages, setup_scan_small),
 		T(test_report, setup_kpi),
+		T(test_report, setup_scan),
 	};
 
 	return cmocka_run_group_tests_name("scan", tests, NULL, NULL);
