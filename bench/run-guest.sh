@@ -10,8 +10,10 @@
 #   BENCH_TOUCH_S   seconds per touchloop run (default 4)
 #   BENCH_DAEMON_S  seconds idletop -b runs undisturbed (default 30)
 #   BENCH_PAIRS     touchloop pairs (idletop stopped, running) (default 4)
+#   BENCH_SCAN_HOT  hot fraction of the scan-methods workload (default 0.9)
 #
-# Output: lines "BENCH ...", "BENCHSTEP ...", "TOUCH ...", "BENCHINFO ..."
+# Output: lines "BENCH ...", "BENCHSTEP ...", "TOUCH ...", "BENCHINFO ...",
+# "BENCHIDLE ...", "BENCHCYCLE ..."
 # that bench/report turns into the table and JSON.
 set -u
 REPS=${BENCH_REPS:-5}
@@ -20,6 +22,7 @@ FILL=${BENCH_FILL:-65}
 TOUCH_S=${BENCH_TOUCH_S:-4}
 DAEMON_S=${BENCH_DAEMON_S:-30}
 PAIRS=${BENCH_PAIRS:-4}
+SCAN_HOT=${BENCH_SCAN_HOT:-0.9}
 INTERVAL=250	# wsgen: hot memory touched every 250 ms (several times per WAIT)
 CG=/sys/fs/cgroup/bench
 DIR=/mnt/scratch/bench
@@ -78,16 +81,20 @@ idletop --mark-wait "$WAIT" || die "idletop failed"
 # One full cycle per method: mark, WAIT seconds of workload activity, read
 # (and aggregate, where the method does).  Methods rotate per repetition.
 # idletop-slice1s is idletop-kpageidle with --slice-ms 1000: full 64 Ki-PFN
-# slices, to show what the 10 ms slices cost under TCG.
+# slices, to show what the 10 ms slices cost under TCG.  idletop-kpageidle
+# and -slice1s force read + write (kpageidle-rw), as before the scan
+# ioctl; idletop-scan is the same cycle with the KPAGEIDLE_SCAN ioctl.
 cycle() {	# method
 	case $1 in
 	floor) benchrun --name floor -- scanbench floor-mark :: \
 		@sleep "$WAIT" :: scanbench floor-read ;;
 	idletop-kpageidle) benchrun --name "$1" --subtract "$WAIT" -- \
-		idletop --source kpageidle --mark-wait "$WAIT" -f json ;;
+		idletop --source kpageidle-rw --mark-wait "$WAIT" -f json ;;
 	idletop-slice1s) benchrun --name "$1" --subtract "$WAIT" -- \
-		idletop --source kpageidle --mark-wait "$WAIT" -f json \
+		idletop --source kpageidle-rw --mark-wait "$WAIT" -f json \
 		--slice-ms 1000 ;;
+	idletop-scan) benchrun --name "$1" --subtract "$WAIT" -- \
+		idletop --source kpageidle-scan --mark-wait "$WAIT" -f json ;;
 	idletop-bitmap) benchrun --name "$1" --subtract "$WAIT" -- \
 		idletop --source bitmap --mark-wait "$WAIT" -f json ;;
 	seed8) benchrun --name seed8 -- scanbench seed-mark :: \
@@ -96,7 +103,7 @@ cycle() {	# method
 		@sleep "$WAIT" :: page-types -C ;;
 	esac
 }
-methods="floor idletop-kpageidle idletop-slice1s idletop-bitmap seed8 page-types"
+methods="floor idletop-kpageidle idletop-slice1s idletop-bitmap idletop-scan seed8 page-types"
 echo "--- warm-up cycle (not counted)"
 cycle floor 2>&1 | sed -n 's/^scanbench floor-read: \([0-9]*\) pfns$/BENCHINFO pfns=\1/p'
 r=1
@@ -159,5 +166,87 @@ echo "--- overhead: touchloop with idletop running / stopped"
 slowdown touch-control sleep 100000
 slowdown touch-default idletop -b -f json -o /tmp/touch-default.json
 slowdown touch-cpu100 idletop -b -f json -o /tmp/touch-cpu100.json --cpu 100 --period 5
+
+# Scan methods (issue 10): CPU of one steady-state cycle of the idle state
+# alone (test every page, mark it idle again; the previous cycle's marks,
+# whichever method made them, are what it tests) with the KPAGEIDLE_SCAN
+# ioctl, with read() + write() of /proc/kpageidle and of the bitmap, and
+# of a full idletop cycle with --source kpageidle-scan / kpageidle-rw.
+# One workload (the fill, 90% hot) replaces the four: frozen
+# (cgroup.freeze) it is mostly idle, nothing touched between cycles;
+# thawed, 90% of it is touched every 250 ms (several times per cycle),
+# mostly active.  The workload and the scanners share CPU 0 (taskset 1):
+# marking clears accessed bits without flushing TLBs, and a workload alone
+# on the other CPU would touch its pages through cached TLB entries
+# unseen, so "active" would read idle (docs/kpageidle.md, TLBs).
+echo "--- scan methods: stopping the workloads, starting one for this part"
+for p in $pids; do kill "$p" 2>/dev/null; done
+for p in $pids; do wait "$p" 2>/dev/null; done
+pids=
+for n in web db batch cache; do rmdir "$CG/$n" 2>/dev/null; done
+sync
+echo 3 > /proc/sys/vm/drop_caches
+rm -f /tmp/ready.scan
+PIN="taskset 1"
+$PIN true 2>/dev/null || PIN=
+mkdir -p "$CG/scan" || die "mkdir $CG/scan"
+$PIN wsgen --cgroup "$CG/scan" --dir "$DIR" --interval $INTERVAL \
+	--ready /tmp/ready.scan --anon "$(sz 40):$SCAN_HOT" \
+	--thp "$(sz 20):$SCAN_HOT" --file "$(sz 25):$SCAN_HOT" \
+	--shmem "$(sz 15):$SCAN_HOT" > /dev/null &
+pids="$pids $!"
+i=0
+while [ ! -s /tmp/ready.scan ]; do
+	i=$((i + 1))
+	[ $i -gt 3000 ] && die "wsgen scan not ready after 300 s"
+	sleep 0.1
+done
+info "workload=scan $(cat /tmp/ready.scan)"
+scancycle() {	# workload method
+	$PIN benchrun --name "scan-$1-$2" -- scanbench "cycle-$2" 2>&1 |
+		sed -n "s/^scanbench cycle-$2: \([0-9]*\) pfns, \([0-9]*\) idle\$/BENCHIDLE name=scan-$1-$2 pfns=\1 idle=\2/p; /^BENCH/p"
+}
+scanphase() {	# workload
+	wl=$1
+	sleep "$WAIT"
+	$PIN scanbench cycle-rw 2> /dev/null	# warm-up: the first cycle after the change
+	order="ioctl rw bitmap"
+	r=1
+	while [ $r -le "$REPS" ]; do
+		echo "--- scan methods, mostly $wl, repetition $r: $order"
+		for m in $order; do
+			sleep "$WAIT"
+			scancycle "$wl" "$m"
+		done
+		set -- $order
+		first=$1
+		shift
+		order="$* $first"
+		r=$((r + 1))
+	done
+	for s in scan rw; do
+		l=idletop-$wl-$s
+		echo "--- scan methods, mostly $wl: idletop --source kpageidle-$s"
+		rm -f "/tmp/$l.json"
+		$PIN benchrun --name "$l" --out "/tmp/$l.json" -- idletop -b \
+			-n "$REPS" -d "$WAIT" --cpu 100 -f json --source "kpageidle-$s" |
+			sed 's/^BENCH /BENCHRUN /'
+		awk -v l="$l" '{
+			u = $0; sub(/.*"cpu_seconds":/, "", u); sub(/,.*/, "", u)
+			m = $0; sub(/.*"method":"/, "", m); sub(/".*/, "", m)
+			print "BENCHCYCLE name=" l " cpu_seconds=" u " method=" m
+		}' "/tmp/$l.json"
+	done
+}
+echo 1 > "$CG/scan/cgroup.freeze" || die "cannot freeze $CG/scan"
+i=0
+until grep -qx "frozen 1" "$CG/scan/cgroup.events"; do
+	i=$((i + 1))
+	[ $i -gt 300 ] && die "$CG/scan not frozen after 30 s"
+	sleep 0.1
+done
+scanphase idle
+echo 0 > "$CG/scan/cgroup.freeze" || die "cannot thaw $CG/scan"
+scanphase active
 info done_s=$(( $(date +%s) - t0 ))
 exit 0

@@ -14,6 +14,18 @@
  *                          skip unevictable, count 512 for KPF_THP, add
  *                          per memcg inode; prints the per-inode totals
  *
+ * One steady-state cycle of the idle state alone (test every page, mark
+ * it idle again), 64 Ki PFNs per call, three ways; each prints the
+ * number of idle PFNs it found:
+ *
+ *   scanbench cycle-ioctl  KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK on
+ *                          /proc/kpageidle: one call per range, one
+ *                          rmap walk per user page
+ *   scanbench cycle-rw     read() 64 Ki entries of /proc/kpageidle, then
+ *                          write() 64 Ki 1s to the same range
+ *   scanbench cycle-bitmap the same through page_idle/bitmap (8 KiB
+ *                          read, 8 KiB of all-ones words written)
+ *
  * The floor is the least a user-space scanner of these files can do per
  * cycle; the seed method is the script written in C, so that only the
  * system call pattern differs, not the interpreter.
@@ -26,7 +38,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+#include "../top/kpageidle_abi.h"
 
 #define BATCH		(64 * 1024)	/* entries per read/write */
 #define KPF_UNEVICTABLE	18
@@ -178,6 +192,88 @@ static unsigned long seed_read(void)
 	return pfns;
 }
 
+static unsigned long idle_found;
+
+static void count_bits(const uint64_t *w, size_t words)
+{
+	size_t i;
+
+	for (i = 0; i < words; i++)
+		idle_found += (unsigned long)__builtin_popcountll(w[i]);
+}
+
+static unsigned long cycle_ioctl(void)
+{
+	int fd = open_or_die("/proc/kpageidle", O_RDWR);
+	struct kpageidle_scan_arg a = {
+		.size = sizeof(a), .flags = KPAGEIDLE_SCAN_MARK,
+		.vec = (uintptr_t)buf[0], .vec_len = BATCH / 64,
+	};
+	uint64_t pfn = 0;
+
+	for (;;) {
+		a.start = pfn;
+		a.end = pfn + BATCH;
+		if (ioctl(fd, KPAGEIDLE_SCAN, &a)) {
+			if (errno == ENXIO)
+				break;
+			if (errno == EINTR && a.walk_end > pfn) {
+				count_bits(buf[0], (size_t)(a.walk_end - pfn) / 64);
+				pfn = a.walk_end;
+				continue;
+			}
+			die("ioctl KPAGEIDLE_SCAN");
+		}
+		count_bits(buf[0], (size_t)(a.walk_end - pfn + 63) / 64);
+		if (a.walk_end < a.end) {	/* max_pfn */
+			pfn = a.walk_end;
+			break;
+		}
+		pfn = a.end;
+	}
+	close(fd);
+	return (unsigned long)pfn;
+}
+
+/* Read a range, then write 1s to it; entry = 8 B (kpageidle) or 64 PFNs. */
+static unsigned long cycle_rw(const char *path, int bitmap)
+{
+	int fd = open_or_die(path, O_RDWR);
+	size_t len = bitmap ? sizeof(buf[0]) / 64 : sizeof(buf[0]), i;
+	unsigned long pfns = 0;
+	off_t off = 0;
+	ssize_t n, w;
+
+	for (i = 0; i < BATCH; i++)
+		buf[1][i] = bitmap ? ~0ULL : 1;
+	for (;;) {
+		n = pread(fd, buf[0], len, off);
+		if (n < 0)
+			die(path);
+		if (n == 0)
+			break;
+		if (bitmap) {
+			count_bits(buf[0], (size_t)n / 8);
+		} else {
+			for (i = 0; i < (size_t)n / 8; i++)
+				idle_found += buf[0][i] & 1;
+		}
+		/* sysfs takes at most a page per call; ENXIO past max_pfn */
+		for (i = 0; i < (size_t)n; i += (size_t)w) {
+			w = pwrite(fd, (char *)buf[1] + i, (size_t)n - i,
+				   off + (off_t)i);
+			if (w < 0 && errno == ENXIO)
+				break;
+			if (w <= 0)
+				die(path);
+		}
+		pfns += (unsigned long)n / 8 * (bitmap ? 64 : 1);
+		off += n;
+	}
+	close(fd);
+	return pfns;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long pfns;
@@ -192,12 +288,22 @@ int main(int argc, char **argv)
 		pfns = seed_mark();
 	else if (!strcmp(argv[1], "seed-read"))
 		pfns = seed_read();
+	else if (!strcmp(argv[1], "cycle-ioctl"))
+		pfns = cycle_ioctl();
+	else if (!strcmp(argv[1], "cycle-rw"))
+		pfns = cycle_rw("/proc/kpageidle", 0);
+	else if (!strcmp(argv[1], "cycle-bitmap"))
+		pfns = cycle_rw("/sys/kernel/mm/page_idle/bitmap", 1);
 	else
 		goto usage;
-	fprintf(stderr, "scanbench %s: %lu pfns\n", argv[1], pfns);
+	if (!strncmp(argv[1], "cycle-", 6))
+		fprintf(stderr, "scanbench %s: %lu pfns, %lu idle\n", argv[1],
+			pfns, idle_found);
+	else
+		fprintf(stderr, "scanbench %s: %lu pfns\n", argv[1], pfns);
 	return 0;
 usage:
 	fprintf(stderr, "usage: scanbench floor-mark|floor-read|seed-mark|"
-		"seed-read\n");
+		"seed-read|cycle-ioctl|cycle-rw|cycle-bitmap\n");
 	return 2;
 }
