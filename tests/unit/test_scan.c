@@ -220,6 +220,27 @@ static void test_ages(void **state)
 	assert_int_equal(a->age[4], 50);
 }
 
+/* --mark-wait's counting pass: read only, on either path. */
+static void test_no_mark(void **state)
+{
+	struct t *t = *state;
+	char err[256];
+	int rc;
+
+	prime(t);
+	memset(t->fx.idle, 0, NPFN * sizeof(*t->fx.idle));
+	fx_set(&t->fx, 64, 100, LRU | ANON, t->A, 1);
+	assert_int_equal(fx_write_pages(&t->fx, 1, 0), 0);
+	t->sc.no_mark = 1;
+	while ((rc = scan_slice(&t->sc, err, sizeof(err))) == 0)
+		;
+	assert_int_equal(rc, 1);
+	assert_int_equal(get(t, t->A)->idle[PK_ANON], 100);
+	assert_int_equal(fx_read_kpageidle(&t->fx, 164), 0);	/* not marked */
+	assert_int_equal(fx_read_kpageidle(&t->fx, 264), 0);
+	assert_int_equal(fx_read_kpageidle(&t->fx, 64), 1);
+}
+
 static char *print(const struct report *r, enum out_format f)
 {
 	char *buf = NULL;
@@ -312,6 +333,8 @@ int main(void)
 		T(test_ages, setup_bitmap_small),
 		T(test_ages, setup_scan),
 		T(test_ages, setup_scan_small),
+		T(test_no_mark, setup_kpi),
+		T(test_no_mark, setup_scan_small),
 		T(test_report, setup_kpi),
 		T(test_report, setup_scan),
 	};
