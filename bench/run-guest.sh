@@ -224,18 +224,27 @@ scanphase() {	# workload
 		order="$* $first"
 		r=$((r + 1))
 	done
-	for s in scan rw; do
-		l=idletop-$wl-$s
-		echo "--- scan methods, mostly $wl: idletop --source kpageidle-$s"
-		rm -f "/tmp/$l.json"
-		$PIN benchrun --name "$l" --out "/tmp/$l.json" -- idletop -b \
-			-n "$REPS" -d "$WAIT" --cpu 100 -f json --source "kpageidle-$s" |
-			sed 's/^BENCH /BENCHRUN /'
-		awk -v l="$l" '{
-			u = $0; sub(/.*"cpu_seconds":/, "", u); sub(/,.*/, "", u)
-			m = $0; sub(/.*"method":"/, "", m); sub(/".*/, "", m)
-			print "BENCHCYCLE name=" l " cpu_seconds=" u " method=" m
-		}' "/tmp/$l.json"
+	# idletop: one counted cycle per run (after its own priming pass),
+	# the two sources alternating, so that drift hits both alike
+	order="scan rw"
+	r=1
+	while [ $r -le "$REPS" ]; do
+		echo "--- scan methods, mostly $wl, idletop repetition $r: $order"
+		for s in $order; do
+			l=idletop-$wl-$s
+			rm -f "/tmp/$l.json"
+			$PIN benchrun --name "$l" --out "/tmp/$l.json" -- idletop -b \
+				-n 1 -d "$WAIT" --cpu 100 -f json --source "kpageidle-$s" |
+				sed 's/^BENCH /BENCHRUN /'
+			awk -v l="$l" '{
+				u = $0; sub(/.*"cpu_seconds":/, "", u); sub(/,.*/, "", u)
+				m = $0; sub(/.*"method":"/, "", m); sub(/".*/, "", m)
+				print "BENCHCYCLE name=" l " cpu_seconds=" u " method=" m
+			}' "/tmp/$l.json"
+		done
+		set -- $order
+		order="$2 $1"
+		r=$((r + 1))
 	done
 }
 echo 1 > "$CG/scan/cgroup.freeze" || die "cannot freeze $CG/scan"
