@@ -180,8 +180,9 @@ static res_t exp_bitmap_read(long long pos, uint64_t count, uint64_t avail)
 	pfn = (uint64_t)pos * 8;
 	if (pfn >= max_pfn)
 		return 0;
+	/* the chunk max_pfn cuts short counts (kernel-series 0002) */
 	end = min64(pfn + c * 8, max_pfn);
-	r = (end - pfn) / 64 * 8;
+	r = (end - pfn + 63) / 64 * 8;
 	return r > avail ? -EFAULT : (res_t)r;
 }
 
@@ -202,7 +203,7 @@ static res_t exp_bitmap_write(long long pos, uint64_t count, uint64_t avail)
 	if (pfn >= max_pfn)
 		return -ENXIO;
 	end = min64(pfn + c * 8, max_pfn);
-	return (res_t)((end - pfn) / 64 * 8);
+	return (res_t)((end - pfn + 63) / 64 * 8);
 }
 
 struct thr {
@@ -278,14 +279,17 @@ static void fill_values(struct thr *th, enum target t, uint64_t *v, size_t n)
 
 static const char *ename(res_t r)
 {
-	static __thread char b[32];
+	/* several per message: got and want */
+	static __thread char bufs[4][32];
+	static __thread unsigned int next;
+	char *b = bufs[next++ % 4];
 
 	if (r >= 0) {
-		snprintf(b, sizeof(b), "%lld", r);
+		snprintf(b, 32, "%lld", r);
 		return b;
 	}
 	return strerrorname_np((int)-r) ? strerrorname_np((int)-r) :
-	       (snprintf(b, sizeof(b), "errno %lld", -r), b);
+	       (snprintf(b, 32, "errno %lld", -r), b);
 }
 
 /* Checks the content of a successful read of kpageidle at pos. */
