@@ -49,6 +49,10 @@ info mem_total_kb=$mem_kb cpus=$(nproc) cpus_online=$(cat /sys/devices/system/cp
 # Sizes in MiB, shares of the fill: web anon 30% + shmem 8%, db file 20% +
 # mmap 15%, batch THP 20%, cache anon 7%.
 fill=$(( mem_kb * FILL / 100 / 1024 ))
+# The measurement order of one repetition, first method moved to the end,
+# so that no method always runs right after the same one.
+rotate() { set -- $order; first=$1; shift; order="$* $first"; }
+
 sz() { echo "$(( fill * $1 / 100 ))M"; }
 
 start() {	# name wsgen-args...
@@ -113,10 +117,7 @@ while [ $r -le "$REPS" ]; do
 	for m in $order; do
 		cycle "$m" 2>&1 | grep -v '^scanbench '
 	done
-	set -- $order
-	first=$1
-	shift
-	order="$* $first"
+	rotate
 	r=$((r + 1))
 done
 
@@ -218,10 +219,7 @@ scanphase() {	# workload
 			sleep "$WAIT"
 			scancycle "$wl" "$m"
 		done
-		set -- $order
-		first=$1
-		shift
-		order="$* $first"
+		rotate
 		r=$((r + 1))
 	done
 	# idletop: one counted cycle per run (after its own priming pass),
