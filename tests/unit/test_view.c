@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_view.c - the tree screen's rows without a terminal: sort, filter,
+ * zoom, collapse and the selection kept by path (ui_view.c, tree_key()),
+ * and the key table that feeds both the dispatcher and the help screen.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "ui.h"
+
+#define MB (1024 * 1024ULL)
+
+/*
+ * Pre-order, as report_build() makes it:
+ *   /            (root)
+ *   /a           30M  (kids x 5M, y 20M)
+ *   /b           50M  (kid web 40M)
+ *   /c           1M
+ */
+static struct cg_stat cgs[] = {
+	{ .path = "/", .name = "", .parent = -1, .depth = 0, .resident = 81 * MB },
+	{ .path = "/a", .name = "a", .parent = 0, .depth = 1, .resident = 30 * MB },
+	{ .path = "/a/x", .name = "x", .parent = 1, .depth = 2, .resident = 5 * MB },
+	{ .path = "/a/y", .name = "y", .parent = 1, .depth = 2, .resident = 20 * MB },
+	{ .path = "/b", .name = "b", .parent = 0, .depth = 1, .resident = 50 * MB },
+	{ .path = "/b/web", .name = "Web", .parent = 4, .depth = 2, .resident = 40 * MB },
+	{ .path = "/c", .name = "c", .parent = 0, .depth = 1, .resident = 1 * MB },
+};
+
+struct fix {
+	struct report rep;
+	struct ui u;
+	char buf[256];
+};
+
+static int setup(void **state)
+{
+	struct fix *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->rep.cg = cgs;
+	f->rep.n = sizeof(cgs) / sizeof(cgs[0]);
+	f->rep.cycle = 1;
+	f->rep.p.page_size = 4096;
+	f->u.rep = &f->rep;
+	f->u.have_rep = 1;
+	f->u.sort = C_NAME;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fix *f = *state;
+	size_t i;
+
+	for (i = 0; i < f->u.ncollapsed; i++)
+		free(f->u.collapsed[i]);
+	free(f->u.collapsed);
+	free(f->u.sel_path);
+	free(f->u.zoom_path);
+	free(f->u.filter);
+	view_free(&f->u.view);
+	free(f);
+	return 0;
+}
+
+/* The rows shown, as "path path ...", with '+' after a collapsed one. */
+static const char *rows(struct fix *f)
+{
+	size_t i, o = 0;
+
+	f->buf[0] = '\0';
+	for (i = 0; i < f->u.view.n; i++) {
+		const struct view_row *r = &f->u.view.row[i];
+
+		o += (size_t)snprintf(f->buf + o, sizeof(f->buf) - o, "%s%s%s",
+				      i ? " " : "", cgs[r->cg].path,
+				      r->collapsed ? "+" : "");
+	}
+	return f->buf;
+}
+
+static const char *selected(struct fix *f)
+{
+	const struct cg_stat *s = view_selected(&f->u);
+
+	return s ? s->path : "(none)";
+}
+
+static void select_path(struct fix *f, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < f->u.view.n; i++)
+		if (!strcmp(cgs[f->u.view.row[i].cg].path, path)) {
+			view_select(&f->u, i);
+			return;
+		}
+	fail_msg("%s is not shown: %s", path, rows(f));
+}
+
+static void test_sort(void **state)
+{
+	struct fix *f = *state;
+
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
+	f->u.sort = C_RES;		/* largest first, within each parent */
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/ /b /b/web /a /a/y /a/x /c");
+	assert_int_equal(tree_key(&f->u, A_SORT_REV), 1);
+	assert_string_equal(rows(f), "/ /c /a /a/x /a/y /b /b/web");
+}
+
+static void test_sort_ties_by_name(void **state)
+{
+	struct fix *f = *state;
+	uint64_t keep = cgs[2].resident;
+
+	/* /a/x named "yy": the name, not the order in the report, decides */
+	cgs[2].resident = cgs[3].resident;
+	cgs[2].name = "yy";
+	f->u.sort = C_RES;
+	view_build(&f->u);
+	cgs[2].resident = keep;
+	cgs[2].name = "x";
+	assert_string_equal(rows(f), "/ /b /b/web /a /a/y /a/x /c");
+}
+
+/* s and < cycle through the columns except trend (not sortable). */
+static void test_sort_keys_cycle(void **state)
+{
+	struct fix *f = *state;
+	int i;
+
+	view_build(&f->u);
+	for (i = 1; i < C_TREND; i++) {
+		tree_key(&f->u, A_SORT_NEXT);
+		assert_int_equal(f->u.sort, i);
+	}
+	tree_key(&f->u, A_SORT_NEXT);
+	assert_int_equal(f->u.sort, C_NAME);
+	tree_key(&f->u, A_SORT_PREV);
+	assert_int_equal(f->u.sort, C_LIMIT);
+}
+
+/* Before the first counted cycle, resident comes from memory.stat. */
+static void test_values_before_cycle_one(void **state)
+{
+	struct fix *f = *state;
+	struct cg_stat s = { .resident = 7, .mem = { .has_stat = 1,
+			     .anon = 3 * MB, .file = 2 * MB } };
+
+	assert_int_equal(view_value(&f->u, &s, C_RES), 7);
+	f->rep.cycle = 0;
+	assert_int_equal(view_value(&f->u, &s, C_RES), 5 * MB);
+	assert_int_equal(view_value(&f->u, &s, C_ANON), 3 * MB);
+}
+
+static void test_filter(void **state)
+{
+	struct fix *f = *state;
+
+	f->u.filter = strdup("WEB");	/* case-insensitive; ancestors stay */
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/ /b /b/web");
+	free(f->u.filter);
+	f->u.filter = strdup("a");	/* a match brings its subtree */
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/ /a /a/x /a/y");
+	free(f->u.filter);
+	f->u.filter = strdup("nothing");
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/");
+	assert_false(f->u.view.row[0].has_kids);
+	tree_key(&f->u, A_CLEAR);
+	assert_null(f->u.filter);
+	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
+}
+
+static void test_zoom(void **state)
+{
+	struct fix *f = *state;
+
+	view_build(&f->u);
+	select_path(f, "/a");
+	tree_key(&f->u, A_ZOOM_IN);
+	assert_string_equal(rows(f), "/a /a/x /a/y");
+	assert_int_equal(f->u.view.row[0].depth, 0);
+	assert_int_equal(f->u.view.row[1].depth, 1);
+	select_path(f, "/a/y");
+	tree_key(&f->u, A_ZOOM_IN);
+	assert_string_equal(rows(f), "/a/y");
+	tree_key(&f->u, A_ZOOM_OUT);	/* back up, the old root selected */
+	assert_string_equal(rows(f), "/a /a/x /a/y");
+	assert_string_equal(selected(f), "/a/y");
+	tree_key(&f->u, A_ZOOM_OUT);
+	assert_null(f->u.zoom_path);
+	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
+	assert_string_equal(selected(f), "/a");
+	tree_key(&f->u, A_ZOOM_OUT);	/* at the top: nothing to do */
+	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
+	select_path(f, "/");
+	tree_key(&f->u, A_ZOOM_IN);	/* the root is already the root */
+	assert_null(f->u.zoom_path);
+}
+
+/* A zoomed cgroup that went away: its closest surviving ancestor. */
+static void test_zoom_vanished(void **state)
+{
+	struct fix *f = *state;
+
+	f->u.zoom_path = strdup("/b/web/gone/deeper");
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/b/web");
+	assert_string_equal(f->u.zoom_path, "/b/web");
+	free(f->u.zoom_path);
+	f->u.zoom_path = strdup("/nope");
+	view_build(&f->u);
+	assert_null(f->u.zoom_path);
+	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
+}
+
+static void test_collapse(void **state)
+{
+	struct fix *f = *state;
+
+	view_build(&f->u);
+	select_path(f, "/a");
+	tree_key(&f->u, A_COLLAPSE);
+	assert_string_equal(rows(f), "/ /a+ /b /b/web /c");
+	assert_true(f->u.view.row[1].has_kids);
+	f->u.sort = C_RES;		/* kept by path across rebuilds */
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/ /b /b/web /a+ /c");
+	assert_string_equal(selected(f), "/a");
+	tree_key(&f->u, A_TOGGLE);
+	assert_string_equal(rows(f), "/ /b /b/web /a /a/y /a/x /c");
+	tree_key(&f->u, A_TOGGLE);
+	tree_key(&f->u, A_EXPAND);
+	assert_int_equal(f->u.ncollapsed, 0);
+	select_path(f, "/c");		/* a leaf does not collapse */
+	tree_key(&f->u, A_COLLAPSE);
+	assert_int_equal(f->u.ncollapsed, 0);
+}
+
+static void test_selection_follows_path(void **state)
+{
+	struct fix *f = *state;
+
+	view_build(&f->u);
+	select_path(f, "/b/web");
+	assert_int_equal(f->u.sel, 5);
+	tree_key(&f->u, A_SORT_NEXT);	/* by resident */
+	assert_int_equal(f->u.sel, 2);
+	assert_string_equal(selected(f), "/b/web");
+	tree_key(&f->u, A_END);
+	assert_string_equal(selected(f), "/c");
+	tree_key(&f->u, A_DOWN);	/* stays on the last row */
+	assert_string_equal(selected(f), "/c");
+	tree_key(&f->u, A_HOME);
+	tree_key(&f->u, A_UP);
+	assert_string_equal(selected(f), "/");
+}
+
+/* The tree lines: last child, and which ancestors have siblings below. */
+static void test_tree_lines(void **state)
+{
+	struct fix *f = *state;
+	const struct view_row *r;
+
+	view_build(&f->u);
+	r = f->u.view.row;
+	assert_false(r[2].last);		/* /a/x */
+	assert_true(r[3].last);			/* /a/y */
+	assert_true(r[2].more & 2);		/* /a has /b below */
+	assert_true(r[5].more & 2);		/* /b has /c below */
+	assert_true(r[6].last);			/* /c */
+	assert_false(r[6].has_kids);
+	assert_true(r[1].has_kids);
+}
+
+/* Every action has a key on some screen and a help line; no key is
+ * bound twice on one screen, or the help would lie. */
+static void test_key_table(void **state)
+{
+	size_t i, j;
+	int a, bound;
+
+	(void)state;
+	for (a = A_NONE + 1; a < A_NR; a++) {
+		for (bound = 0, i = 0; i < keys_count; i++)
+			bound |= keys_table[i].act == (enum action)a;
+		assert_true(bound);
+		assert_non_null(keys_help((enum action)a));
+	}
+	for (i = 0; i < keys_count; i++)
+		for (j = i + 1; j < keys_count; j++)
+			if (keys_table[i].key == keys_table[j].key)
+				assert_int_equal(keys_table[i].screens &
+						 keys_table[j].screens, 0);
+	assert_int_equal(keys_lookup(S_TREE, 'q'), A_QUIT);
+	assert_int_equal(keys_lookup(S_TREE, 'i'), A_DETAIL);
+	assert_int_equal(keys_lookup(S_DETAIL, 'i'), A_BACK);
+	assert_int_equal(keys_lookup(S_HELP, 'x'), A_NONE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_sort, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sort_ties_by_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sort_keys_cycle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_values_before_cycle_one, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zoom, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zoom_vanished, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collapse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_selection_follows_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_lines, setup, teardown),
+		cmocka_unit_test(test_key_table),
+	};
+
+	return cmocka_run_group_tests_name("view", tests, NULL, NULL);
+}
