@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm/run returns the guest command's exit status, and a guest kernel panic
-# fails the run within seconds (not at the timeout), showing the panic.
+# vm/run returns the guest command's exit status, passes arguments and
+# every --append through, and a guest kernel panic fails the run within
+# seconds (not at the timeout), showing the panic.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 run() { "$top/vm/run" --kernel "$KERNEL" --initrd "$INITRD" "$@"; }
@@ -13,6 +14,10 @@ rc=$?
 
 out=$(run -- sh -c "printf '%s|' \"\$@\"" sh "a b" "it's" '$HOME' 2>&1)
 echo "$out" | grep -qF "a b|it's|\$HOME|" || { echo "arguments not passed verbatim: $out"; exit 1; }
+
+out=$(run --append idlemem.a=1 --append "idlemem.b=2 idlemem.c=3" -- cat /proc/cmdline 2>&1)
+echo "$out" | grep -q "idlemem.a=1 idlemem.b=2 idlemem.c=3" ||
+	{ echo "--append given twice did not keep both: $out"; exit 1; }
 
 start=$(date +%s)
 out=$(run --timeout 120 -- sh -c 'echo c > /proc/sysrq-trigger' 2>&1)
