@@ -12,15 +12,22 @@ SHELL := /bin/bash
 #   TESTS           only guest tests whose names contain these words
 #   DEBUG=1         the debug kernel variant (vm/debug.config: DEBUG_VM,
 #                   PROVE_LOCKING, KASAN, ...); `make test-debug` sets it
+#   DEBUG_SMOKE=0   `make test` without its debug smoke (the kernel-facing
+#                   guest tests again on the debug kernel); TESTS= or
+#                   DEBUG=1 leave it out too
 #   PREFIX, DESTDIR install locations
 SERIES_EXCLUDE ?=
 VM_OPTS ?=
 TESTS ?=
+DEBUG_SMOKE ?= 1
 PREFIX ?= /usr/local
 DESTDIR ?=
 
 B := build
 KNAME := $(if $(strip $(SERIES_EXCLUDE)),without-$(subst .patch,,$(subst $(eval) ,+,$(strip $(SERIES_EXCLUDE)))),default)
+SMOKE := $(and $(filter 1,$(DEBUG_SMOKE)),$(if $(filter 1,$(DEBUG)),,1),$(if $(strip $(TESTS)),,1))
+SMOKE_OPTS := --debug-kernel $(B)/kernel/debug-$(KNAME)/obj/arch/x86/boot/bzImage \
+	      --debug-initrd $(B)/initramfs-debug-$(KNAME).cpio.gz
 KOPTS := $(addprefix --exclude ,$(SERIES_EXCLUDE))
 ifeq ($(DEBUG),1)
 KNAME := debug-$(KNAME)
@@ -40,7 +47,8 @@ VMRUN := vm/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS)
 help:
 	@echo "idlemem make targets:"
 	@echo "  make run        boot the guest with demo workloads and open idletop (q quits)"
-	@echo "  make test       host unit tests, then every guest test on the patched kernel"
+	@echo "  make test       host unit tests, every guest test on the patched kernel,"
+	@echo "                 and the debug smoke (kernel tests on the debug kernel)"
 	@echo "  make deps       install missing Debian packages (as root; else lists them)"
 	@echo "  make kernel     extract linux-source-6.1, apply kernel-series, build bzImage"
 	@echo "  make initramfs  busybox, tmux, idletop and the tests in one initramfs"
@@ -68,7 +76,10 @@ $(INITRAMFS): $(BZIMAGE) $(INITRAMFS_INPUTS)
 	@vm/mkinitramfs --kernel-name $(KNAME) --output $@
 
 test: deps $(BZIMAGE) $(INITRAMFS)
-	@tests/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS) -- $(TESTS)
+ifneq ($(SMOKE),)
+	@$(MAKE) --no-print-directory initramfs DEBUG=1
+endif
+	@tests/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(if $(SMOKE),$(SMOKE_OPTS)) $(VM_OPTS) -- $(TESTS)
 
 test-host: deps
 	@tests/run --host-only

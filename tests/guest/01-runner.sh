@@ -38,3 +38,11 @@ grep -q "^FAIL sub/d-hang: timed out after $((2 * ${scale:-1}))s (" out.txt ||
 # A filter selects by name; an all-passing run exits 0.
 sh "$d/runner" pass > out2.txt 2>&1 || { cat out2.txt; echo "filtered run failed"; exit 1; }
 [ "$(tail -n 1 out2.txt)" = "1 passed, 0 failed" ] || { cat out2.txt; exit 1; }
+
+# A filter that matches nothing is an error that says so (a typo in
+# TESTS= must not look like a green run).
+if sh "$d/runner" no-such-test > out3.txt 2>&1; then
+	cat out3.txt; echo "a run of no test exited 0"; exit 1
+fi
+grep -qxF "no guest test matches: no-such-test" out3.txt || { cat out3.txt; exit 1; }
+[ "$(tail -n 1 out3.txt)" = "0 passed, 0 failed" ] || { cat out3.txt; exit 1; }

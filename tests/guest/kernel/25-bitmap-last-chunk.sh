@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 60
 #
-# /sys/kernel/mm/page_idle/bitmap when max_pfn is not a multiple of 64 (the
-# 1 GiB guest: the firmware keeps the top 128 KiB, max_pfn = 0x3ffe0).  The
-# chunk cut short by max_pfn must be read and written like any other:
-# reading the file to EOF gives ceil(max_pfn / 64) words, and writing the
-# last word consumes it (upstream 6.1 returned 0 for it: readers never saw
-# those PFNs, and writers saw a short write after marking them).
+# The end of /sys/kernel/mm/page_idle/bitmap.  When max_pfn is not a
+# multiple of 64 (the 1 GiB guest: the firmware keeps the top pages of the
+# first GiB) the chunk cut short by max_pfn must be read and written like
+# any other: reading the file to EOF gives ceil(max_pfn / 64) words, and
+# writing the last word consumes it (upstream 6.1 returned 0 for it:
+# readers never saw those PFNs, and writers saw a short write after
+# marking them).  The debug smoke boots with mem=1023M, where max_pfn is a
+# multiple of 64: the same checks hold there, with no partial chunk.
 
 BM=/sys/kernel/mm/page_idle/bitmap
 [ -e $BM ] || { echo "SKIP: no $BM"; exit 77; }
@@ -18,7 +20,6 @@ end=$(grep ' : System RAM$' /proc/iomem | tail -n 1 | sed 's/^ *[0-9a-f]*-\([0-9
 max_pfn=$(( (0x$end + 1) / 4096 ))
 tail=$((max_pfn % 64))
 printf 'max_pfn 0x%x, %d PFNs in the last chunk\n' $max_pfn $tail
-[ $tail -ne 0 ] || { echo "SKIP: max_pfn is a multiple of 64 here"; exit 77; }
 words=$(( (max_pfn + 63) / 64 ))
 
 got=$(dd if=$BM bs=4096 2>/dev/null | wc -c)
