@@ -32,8 +32,9 @@ KOPTS := $(addprefix --exclude ,$(SERIES_EXCLUDE))
 ifeq ($(DEBUG),1)
 KNAME := debug-$(KNAME)
 KOPTS += --config vm/debug.config
-# KASAN and lockdep under TCG: give every guest test three times longer.
-VM_OPTS += --append idlemem.timeout_scale=3
+# Boot options of every debug-kernel boot (vm/debug.cmdline; tests/run's
+# debug smoke reads the same file).
+VM_OPTS += $(addprefix --append ,$(shell sed '/^#/d' vm/debug.cmdline))
 endif
 KOBJ := $(B)/kernel/$(KNAME)/obj
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
