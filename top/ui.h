@@ -124,6 +124,7 @@ const char *ui_unit_name(int unit);
 void view_build(struct ui *u);
 void view_free(struct view *v);
 uint64_t view_value(const struct ui *u, const struct cg_stat *s, enum col c);
+enum color view_idle_color(const struct ui *u, const struct cg_stat *s);
 const char *view_col_name(enum col c);
 void view_select(struct ui *u, size_t row);
 int view_is_collapsed(const struct ui *u, const char *path);

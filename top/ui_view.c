@@ -30,6 +30,22 @@ static uint64_t limit_of(const struct cg_mem *m)
 	return h < x ? h : x;
 }
 
+/*
+ * The colour of a row's IDLE% cell.  At least half idle is cold (blue):
+ * memory a lower memory.high could take back.  Under a tenth idle is hot
+ * (red): nearly all of it is working set, and a limit near its resident
+ * size would make it reclaim what it uses.  Nothing resident, or nothing
+ * measured yet: no colour.
+ */
+enum color view_idle_color(const struct ui *u, const struct cg_stat *s)
+{
+	if (!ui_measured(u) || !s->resident)
+		return CP_NORMAL;
+	if (s->idle_pct >= 50)
+		return CP_COLD;
+	return s->idle_pct < 10 ? CP_HOT : CP_NORMAL;
+}
+
 /* Before the first counted cycle, sizes come from memory.stat. */
 uint64_t view_value(const struct ui *u, const struct cg_stat *s, enum col c)
 {

@@ -164,6 +164,29 @@ static void test_values_before_cycle_one(void **state)
 	assert_int_equal(view_value(&f->u, &s, C_ANON), 3 * MB);
 }
 
+/* IDLE% colours: cold from 50%, hot under 10%, none when empty or unmeasured. */
+static void test_idle_color(void **state)
+{
+	struct fix *f = *state;
+	struct cg_stat s = { .resident = 8 * MB };
+	static const struct { double pct; enum color c; } t[] = {
+		{ 0, CP_HOT }, { 9.9, CP_HOT }, { 10, CP_NORMAL },
+		{ 49.9, CP_NORMAL }, { 50, CP_COLD }, { 100, CP_COLD },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		s.idle_pct = t[i].pct;
+		assert_int_equal(view_idle_color(&f->u, &s), t[i].c);
+	}
+	s.resident = 0;
+	s.idle_pct = 0;
+	assert_int_equal(view_idle_color(&f->u, &s), CP_NORMAL);
+	s.resident = 8 * MB;
+	f->rep.cycle = 0;
+	assert_int_equal(view_idle_color(&f->u, &s), CP_NORMAL);
+}
+
 static void test_filter(void **state)
 {
 	struct fix *f = *state;
@@ -319,6 +342,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sort_ties_by_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sort_keys_cycle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_before_cycle_one, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_color, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zoom, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zoom_vanished, setup, teardown),
