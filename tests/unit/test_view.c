@@ -164,7 +164,7 @@ static void test_values_before_cycle_one(void **state)
 	assert_int_equal(view_value(&f->u, &s, C_ANON), 3 * MB);
 }
 
-/* IDLE% colours: cold from 50%, hot under 10%, none when empty or unmeasured. */
+/* IDLE% colour: cold from 50%, hot under 10%, none if empty or unmeasured */
 static void test_idle_color(void **state)
 {
 	struct fix *f = *state;
