@@ -129,7 +129,7 @@ static void draw_row(struct ui *u, int y, size_t i, const int *on, int namew)
 	const struct cg_stat *s = &u->rep->cg[r->cg];
 	struct sbuf b;
 	size_t k;
-	int x = namew;
+	int x = namew, tint;
 
 	sb_init(&b);
 	attrset(i == u->sel ? ui_attr(u, CP_SELECT) : A_NORMAL);
@@ -144,13 +144,14 @@ static void draw_row(struct ui *u, int y, size_t i, const int *on, int namew)
 			continue;
 		sb_reset(&b);
 		cell(u, &b, s, order[k]);
-		if (order[k] == C_IDLEPCT && i != u->sel)
+		tint = order[k] == C_IDLEPCT && i != u->sel;
+		if (tint)
 			attrset(ui_attr(u, view_idle_color(u, s)));
 		if (order[k] == C_TREND)
 			ui_put(y, x + 1, on[order[k]] - 1, sb_str(&b));
 		else
 			put_right(y, x, on[order[k]], sb_str(&b));
-		if (order[k] == C_IDLEPCT && i != u->sel)
+		if (tint)
 			attrset(A_NORMAL);
 		x += on[order[k]];
 	}

@@ -10,7 +10,7 @@
 # and `make bench` cover the budget).  At the default 2% a cycle stretches
 # to 50 times its CPU time: ~8 s here, minutes on the KASAN kernel.
 #
-# wsgen and idletop share CPU 0 ($PIN, as in ./lib): marking clears
+# wsgen and idletop share CPU 0 ($PIN from ./lib): marking clears
 # accessed bits without a TLB flush, and wsgen left alone on the other
 # CPU touches its hot pages through cached translations, unseen (seen in
 # CI: all 32 MiB idle at cycle 2; here 3 wrong runs in 10 unpinned, none
@@ -18,8 +18,7 @@
 
 set -u
 CG=/sys/fs/cgroup/idletop-batch
-M=1048576
-PIN="taskset -c 0"
+. "$(dirname "$0")/lib"	# M, PIN
 
 if [ ! -e /proc/kpageidle ] && [ ! -e /sys/kernel/mm/page_idle/bitmap ]; then
 	echo "SKIP: no idle page tracking in this kernel"

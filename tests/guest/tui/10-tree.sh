@@ -36,18 +36,10 @@ echo "ok: tui-hot resident $r idle $i ($p%)"
 # Expected colours of the IDLE% cells (TERM=screen): 50% idle or more is
 # blue (cold), under 10% red (hot); the selected row (/) keeps its own.
 colors_ok() { tui_sgr tui-cold 34 && tui_sgr tui-hot 31; }
-n=100
-until colors_ok; do
-	n=$((n - 1))
-	[ $n -gt 0 ] || { echo "FAIL: IDLE% colours: tui-cold not blue (34)" \
-		"or tui-hot not red (31)"; cat -v screen.esc; exit 1; }
-	sleep 0.2
-done
-sel=$(grep -E '^.\[42m/ ' screen.esc) ||
-	{ echo "FAIL: no selected root row (green)"; cat -v screen.esc; exit 1; }
+tui_until 20 colors_ok
+sel=$(grep -E "^$ESC\\[42m/ " screen.esc) || tui_fail "no selected root row (green)"
 case $sel in
-*"[31m"* | *"[34m"*) echo "FAIL: the selected row has an IDLE% colour"
-	cat -v screen.esc; exit 1 ;;
+*"[31m"* | *"[34m"*) tui_fail "the selected row has an IDLE% colour" ;;
 esac
 echo "ok: IDLE% colours: tui-cold blue, tui-hot red"
 # sorted by resident, largest first: tui-cold above tui-hot
