@@ -18,20 +18,26 @@ static const char mountinfo[] =
 	"30 24 0:26 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime "
 	"shared:4 - cgroup2 cgroup2 rw,nsdelegate\n";
 
+/* mkdir -p root/rel; rel "/" or "" is root itself. */
 static int mkdirs(const char *root, const char *rel)
 {
 	char *p = path_join(root, rel), *s;
+	int rc = 0;
 
 	if (!p)
 		return -1;
-	for (s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+	/* path_join drops rel's leading slashes: the rest ends p */
+	rel += strspn(rel, "/");
+	for (s = p + strlen(p) - strlen(rel); (s = strchr(s, '/')); s++) {
 		*s = '\0';
-		mkdir(p, 0755);
+		if (mkdir(p, 0755) && errno != EEXIST)
+			rc = -1;
 		*s = '/';
 	}
-	mkdir(p, 0755);
+	if (mkdir(p, 0755) && errno != EEXIST)
+		rc = -1;
 	free(p);
-	return 0;
+	return rc;
 }
 
 int fx_write(const char *dir, const char *name, const char *text)
@@ -61,10 +67,9 @@ int fx_create_at(struct fixture *fx, const char *dir, uint64_t npfn)
 	fx->cgroot = path_join(dir, "sys/fs/cgroup");
 	if (!fx->flags || !fx->cg || !fx->idle || !fx->cgroot)
 		return -1;
-	mkdirs(dir, "proc/self");
-	mkdirs(dir, "sys/kernel/mm/page_idle");
-	mkdirs(dir, "sys/fs/cgroup");
-	if (fx_write(dir, "proc/self/mountinfo", mountinfo))
+	if (mkdirs(dir, "proc/self") || mkdirs(dir, "sys/kernel/mm/page_idle") ||
+	    mkdirs(dir, "sys/fs/cgroup") ||
+	    fx_write(dir, "proc/self/mountinfo", mountinfo))
 		return -1;
 	return fx_mkcg(fx, "/") ? 0 : -1;
 }
