@@ -225,13 +225,37 @@ ssize_t idlesrc_read(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle)
 }
 
 /*
- * PFNs past the kernel's max_pfn (kpageflags rounds up to a memory
- * section) cannot be marked: the kernel stops short or says ENXIO.
+ * A mark write may stop short only at the end of memory.  PFNs past the
+ * kernel's max_pfn (kpageflags rounds up to a memory section) cannot be
+ * marked: the kernel stops there (a short count, or ENXIO for a write
+ * that starts there; a stock kernel's bitmap also drops the 64-PFN word
+ * that max_pfn cuts short, after marking its pages).  Those PFNs are no
+ * LRU pages, so nothing is to be marked there.  Any other error, or a
+ * page to mark past where the kernel stopped, loses marks: -1, with the
+ * PFN in s->stop_pfn (and errno EIO for lost marks).
  */
-static int write_done(ssize_t r)
+static int write_done(struct idlesrc *s, ssize_t r, size_t len,
+		      uint64_t pfn, size_t n, const uint8_t *mark)
 {
-	if (r < 0 && errno != ENXIO)
+	size_t stop, i;
+
+	if (r == (ssize_t)len)
+		return 0;
+	if (r < 0)
+		r = 0;
+	else if (errno == 0)
+		errno = ENXIO;	/* write() returned 0: the end */
+	stop = s->kind == IDLESRC_BITMAP ? (size_t)r / 8 * 64 : (size_t)r / 8;
+	s->stop_pfn = pfn + stop;
+	if (errno != ENXIO)
 		return -1;
+	i = s->kind == IDLESRC_BITMAP ? stop + 64 : stop;
+	for (; i < n; i++)
+		if (mark[i]) {
+			s->lost_pfn = pfn + i;
+			errno = EIO;
+			return -1;
+		}
 	return 0;
 }
 
@@ -244,19 +268,22 @@ int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 		errno = EINVAL;
 		return -1;
 	}
+	s->lost_pfn = UINT64_MAX;
 	if (s->kind != IDLESRC_BITMAP) {
 		for (i = 0; i < n; i++)
 			s->buf[i] = mark[i] ? 1 : 0;
-		return write_done(pwrite_full(s->fd, s->buf, n * 8,
-					      (off_t)(pfn * 8)));
+		return write_done(s, pwrite_full(s->fd, s->buf, n * 8,
+						 (off_t)(pfn * 8)),
+				  n * 8, pfn, n, mark);
 	}
 	words = (n + 63) / 64;
 	memset(s->buf, 0, words * 8);
 	for (i = 0; i < n; i++)
 		if (mark[i])
 			s->buf[i / 64] |= 1ULL << (i % 64);
-	return write_done(pwrite_full(s->fd, s->buf, words * 8,
-				      (off_t)(pfn / 8)));
+	return write_done(s, pwrite_full(s->fd, s->buf, words * 8,
+					 (off_t)(pfn / 8)),
+			  words * 8, pfn, n, mark);
 }
 
 /* One call; EINTR resumes at walk_end. Returns the PFN reached or -1. */

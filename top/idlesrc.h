@@ -41,6 +41,8 @@ struct idlesrc {
 	uint64_t *buf;		/* scratch for one range */
 	int scan;		/* 1: idlesrc_scan() uses the ioctl */
 	int probe_errno;	/* why the probe said no (0: not probed) */
+	uint64_t stop_pfn;	/* where a failed idlesrc_mark() stopped */
+	uint64_t lost_pfn;	/* first PFN not marked, or UINT64_MAX */
 	idlesrc_ioctl_fn *ioctl;
 };
 
@@ -69,7 +71,12 @@ void idlesrc_close(struct idlesrc *s);
  * memory) or -1 with errno set.
  */
 ssize_t idlesrc_read(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle);
-/* Mark every pfn + i with mark[i] != 0 idle. 0 or -1 with errno. */
+/*
+ * Mark every pfn + i with mark[i] != 0 idle. 0, or -1 with errno and
+ * s->stop_pfn; a write the kernel stopped short (max_pfn) is fine when
+ * nothing was to be marked beyond, else errno is EIO and s->lost_pfn the
+ * first PFN whose mark was lost.
+ */
 int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 		 const uint8_t *mark);
 /*

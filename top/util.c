@@ -31,14 +31,18 @@ ssize_t pwrite_full(int fd, const void *buf, size_t len, off_t off)
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t r = pwrite(fd, (const char *)buf + done, len - done,
+		ssize_t r = util_fault("pwrite") ? -1 :
+			    pwrite(fd, (const char *)buf + done, len - done,
 				   off + (off_t)done);
+
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0 && !done)
-			return -1;
-		if (r <= 0)
+		if (r < 0)
+			return done ? (ssize_t)done : -1;	/* errno kept */
+		if (r == 0) {
+			errno = 0;	/* the file took no more */
 			break;
+		}
 		done += (size_t)r;
 	}
 	return (ssize_t)done;
@@ -109,10 +113,26 @@ char *read_text_file(const char *path, size_t *lenp)
 	return buf;
 }
 
+int (*util_fault_hook)(const char *site);
+double (*util_clock_hook)(int which);
+
+int util_fault(const char *site)
+{
+	int e = util_fault_hook ? util_fault_hook(site) : 0;
+
+	if (e)
+		errno = e;
+	return e;
+}
+
 static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
+	if (util_clock_hook)
+		return util_clock_hook(id == CLOCK_MONOTONIC ? UTIL_MONO :
+				       id == CLOCK_REALTIME ? UTIL_REAL :
+				       UTIL_CPU);
 	if (clock_gettime(id, &ts))
 		return 0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;

@@ -7,8 +7,14 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* pread/pwrite until len bytes, EOF or error; EINTR retried. */
+/* pread until len bytes, EOF or error; EINTR retried; -1 on error. */
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off);
+/*
+ * pwrite until len bytes or an error; EINTR retried. -1 with errno when
+ * nothing was written; else the bytes written, and when that is short of
+ * len, errno says why: the error that stopped it, or 0 when write()
+ * returned 0.  A short count is never silent: check it against len.
+ */
 ssize_t pwrite_full(int fd, const void *buf, size_t len, off_t off);
 /* malloc'ed "a/b" with exactly one slash between; NULL on ENOMEM. */
 char *path_join(const char *a, const char *b);
@@ -18,5 +24,15 @@ char *read_text_file(const char *path, size_t *len);
 double now_mono(void);
 double now_cpu(void);
 double now_real(void);
+
+/*
+ * Test hooks, NULL in idletop itself. util_fault(site) returns the errno
+ * that util_fault_hook wants injected at a named site (and sets errno),
+ * or 0; util_clock_hook replaces the three clocks (fake time and CPU).
+ */
+enum { UTIL_MONO, UTIL_CPU, UTIL_REAL };
+extern int (*util_fault_hook)(const char *site);
+extern double (*util_clock_hook)(int which);
+int util_fault(const char *site);
 
 #endif

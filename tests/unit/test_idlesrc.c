@@ -5,6 +5,7 @@
  * resuming after EINTR, the end of memory.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "fixture.h"
 #include "idlesrc.h"
 #include "kpf.h"
+#include "util.h"
 
 #define NPFN 4196	/* max_pfn of the fake: not a multiple of 64 */
 #define MAXP 8192
@@ -161,6 +164,69 @@ static void test_scan_resume(void **state)
 	free(idle);
 }
 
+/* Fault hook: ENXIO from the second pwrite() of a mark on. */
+static int pwrites;
+
+static int enxio_after_first(const char *site)
+{
+	return !strcmp(site, "pwrite") && ++pwrites > 1 ? ENXIO : 0;
+}
+
+/*
+ * RLIMIT_FSIZE cuts the write of a mark short at byte `limit` (EFBIG
+ * after progress); the hook can turn the rest into ENXIO, the end of
+ * memory.  Returns idlesrc_mark() of 512 PFNs from 0, all or the first
+ * `want` of them to be marked.
+ */
+static int mark_cut(struct t *t, rlim_t limit, size_t want, int enxio)
+{
+	struct rlimit old, rl;
+	uint8_t mark[512];
+	int rc, e;
+
+	memset(mark, 0, sizeof(mark));
+	memset(mark, 1, want);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	rl = old;
+	rl.rlim_cur = limit;
+	signal(SIGXFSZ, SIG_IGN);
+	pwrites = 0;
+	util_fault_hook = enxio ? enxio_after_first : NULL;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	rc = idlesrc_mark(&t->src, 0, 512, mark);
+	e = errno;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	util_fault_hook = NULL;
+	errno = e;
+	return rc;
+}
+
+/* A mark write cut short in the middle loses marks: an error. */
+static void test_mark_short(void **state)
+{
+	struct t *t = *state;
+
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_RW, NULL), 0);
+	assert_int_equal(mark_cut(t, 256 * 8, 512, 0), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(t->src.stop_pfn, 256);
+	/* ENXIO where nothing more is to be marked: max_pfn, fine */
+	assert_int_equal(mark_cut(t, 256 * 8, 256, 1), 0);
+	/* ENXIO before pages to mark: their marks are lost */
+	assert_int_equal(mark_cut(t, 256 * 8, 300, 1), -1);
+	assert_int_equal(errno, EIO);
+	assert_int_equal(t->src.lost_pfn, 256);
+	/* the bitmap: the word where the kernel stopped may be dropped */
+	assert_int_equal(open_src(t, IDLESRC_BITMAP, NULL), 0);
+	assert_int_equal(mark_cut(t, 4 * 8, 300, 0), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(mark_cut(t, 4 * 8, 300, 1), 0);
+	assert_int_equal(mark_cut(t, 4 * 8, 320, 1), 0);
+	assert_int_equal(mark_cut(t, 4 * 8, 321, 1), -1);
+	assert_int_equal(errno, EIO);
+	assert_int_equal(t->src.lost_pfn, 320);
+}
+
 static void test_names(void **state)
 {
 	const char *n[] = { "auto", "kpageidle", "bitmap", "kpageidle-scan",
@@ -185,6 +251,7 @@ int main(void)
 		T(test_detect),
 		T(test_detect_refused),
 		T(test_scan_resume),
+		T(test_mark_short),
 		cmocka_unit_test(test_names),
 	};
 
