@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cgroup.h"
+#include "fmt.h"
 #include "util.h"
 
 #define MAX_DEPTH 64
@@ -125,75 +126,160 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of the subdirectories of dir; NULL + *n = 0 if none. */
-static char **list_dirs(const char *dir, size_t *n)
+static void free_names(char **v, size_t n)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **v = NULL, **nv;
-	size_t cap = 0;
+	while (n--)
+		free(v[n]);
+	free(v);
+}
 
+/* One more name into *v; -1 with errno on ENOMEM. */
+static int add_name(char ***v, size_t *n, size_t *cap, const char *name)
+{
+	char **nv, *s;
+
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+
+		nv = util_fault("cg.alloc") ? NULL :
+		     realloc(*v, c * sizeof(**v));
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = c;
+	}
+	s = util_fault("cg.alloc") ? NULL : strdup(name);
+	if (!s)
+		return -1;
+	(*v)[(*n)++] = s;
+	return 0;
+}
+
+/*
+ * Sorted names of the subdirectories of dir into *out (NULL, *n = 0 if
+ * none or dir vanished). -1 with errno when it cannot be read whole.
+ */
+static int list_dirs(const char *dir, char ***out, size_t *n)
+{
+	DIR *d = util_fault("cg.opendir") ? NULL : opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	*out = NULL;
 	*n = 0;
 	if (!d)
-		return NULL;
-	while ((e = readdir(d))) {
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	for (;;) {
+		errno = 0;
+		e = util_fault("cg.readdir") ? NULL : readdir(d);
+		if (!e) {
+			rc = errno ? -1 : 0;
+			break;
+		}
 		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
 			continue;
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[*n] = strdup(e->d_name);
-		if (!v[*n])
+		if ((rc = add_name(&v, n, &cap, e->d_name)))
 			break;
-		(*n)++;
+	}
+	if (rc) {
+		int err = errno;
+
+		closedir(d);
+		free_names(v, *n);
+		*n = 0;
+		errno = err;
+		return -1;
 	}
 	closedir(d);
 	if (v)
 		qsort(v, *n, sizeof(*v), cmp_str);
-	return v;
+	*out = v;
+	return 0;
 }
 
-static int walk(struct cg_tree *t, const char *mount, char *rel,
-		size_t nlen, int parent, int depth)
-{
-	char *abs = path_join(mount, rel), **kids;
-	struct stat st;
-	size_t i, n;
-	int self, rc = 0;
+struct walk {
+	struct cg_tree *t;
+	const char *mount;
+	char fail[256];		/* the cgroup that failed, escaped */
+	int err;		/* and why */
+};
 
-	if (!abs)
-		return -1;
-	if (stat(abs, &st) || !S_ISDIR(st.st_mode)) {
-		free(abs);
-		free(rel);
-		return 0;	/* vanished meanwhile: not fatal */
-	}
-	if (push(t, rel, nlen, (uint64_t)st.st_ino, parent, depth)) {
-		free(abs);
-		free(rel);
-		return -1;
-	}
-	self = (int)t->n - 1;
-	cg_read_mem(abs, &t->v[self].mem);
-	kids = depth < MAX_DEPTH ? list_dirs(abs, &n) : (n = 0, NULL);
-	free(abs);
+static int walk(struct walk *w, char *rel, size_t nlen, int parent,
+		int depth);
+
+static int walk_fail(struct walk *w, const char *rel)
+{
+	struct sbuf b;
+
+	w->err = errno ? errno : EIO;
+	sb_init(&b);
+	fmt_esc_text(&b, rel);
+	snprintf(w->fail, sizeof(w->fail), "%s", b.oom ? "?" : sb_str(&b));
+	sb_free(&b);
+	return -1;
+}
+
+static int walk_kids(struct walk *w, const char *rel, char **kids, size_t n,
+		     int self, int depth)
+{
+	size_t i;
+	int rc = 0;
+
 	for (i = 0; i < n; i++) {
 		char *child = rc ? NULL : path_join(rel, kids[i]);
 
-		if (!rc && !child)
-			rc = -1;
+		if (!rc && !child) {
+			errno = ENOMEM;
+			rc = walk_fail(w, rel);
+		}
 		if (!rc)
-			rc = walk(t, mount, child, strlen(kids[i]), self,
-				  depth + 1);
+			rc = walk(w, child, strlen(kids[i]), self, depth + 1);
 		free(kids[i]);
 	}
 	free(kids);
+	return rc;
+}
+
+/* Gone or replaced by a file meanwhile: skipped, not fatal. */
+static int vanished(const char *abs, struct stat *st)
+{
+	if (stat(abs, st))
+		return errno == ENOENT || errno == ENOTDIR ? 1 : -1;
+	return !S_ISDIR(st->st_mode);
+}
+
+/* rel (malloc'ed) goes into the tree or is freed, whatever happens. */
+static int walk(struct walk *w, char *rel, size_t nlen, int parent,
+		int depth)
+{
+	char *abs = path_join(w->mount, rel), **kids = NULL;
+	struct stat st;
+	size_t n = 0;
+	int self, v, rc = -1;
+
+	errno = ENOMEM;
+	if (!abs || util_fault("cg.node") || (v = vanished(abs, &st)) < 0 ||
+	    (!v && push(w->t, rel, nlen, (uint64_t)st.st_ino, parent,
+			depth))) {
+		rc = walk_fail(w, rel);
+	} else if (v) {
+		rc = 0;
+	} else {
+		/* rel belongs to the tree now */
+		self = (int)w->t->n - 1;
+		cg_read_mem(abs, &w->t->v[self].mem);
+		rc = depth < MAX_DEPTH ? list_dirs(abs, &kids, &n) : 0;
+		free(abs);
+		if (rc)
+			return walk_fail(w, rel);
+		return walk_kids(w, rel, kids, n, self, depth);
+	}
+	free(abs);
+	free(rel);
 	return rc;
 }
 
@@ -222,6 +308,7 @@ static int index_inodes(struct cg_tree *t)
 
 int cg_tree_scan(struct cg_tree *t, const char *dir, char *err, size_t errlen)
 {
+	struct walk w = { .t = t, .mount = dir };
 	char *rel = strdup("/");
 	struct stat st;
 
@@ -233,8 +320,11 @@ int cg_tree_scan(struct cg_tree *t, const char *dir, char *err, size_t errlen)
 		free(rel);
 		return -1;
 	}
-	if (!rel || walk(t, dir, rel, 1, -1, 0) || index_inodes(t)) {
-		snprintf(err, errlen, "out of memory");
+	if (!rel || walk(&w, rel, 1, -1, 0) || index_inodes(t)) {
+		snprintf(err, errlen, "cgroup tree %s%s: %s (no partial tree "
+			 "shown)", dir, w.fail[0] == '/' && w.fail[1] ?
+			 w.fail : "", strerror(w.err ? w.err : ENOMEM));
+		cg_tree_free(t);
 		return -1;
 	}
 	return 0;

@@ -54,7 +54,9 @@ char *cg_mountinfo_cgroup2(const char *mountinfo);
 
 /*
  * (Re)build the tree under dir. Directories that vanish while walking are
- * skipped. 0, or -1 with a message when dir itself cannot be read.
+ * skipped. 0, or -1 with a message and an empty tree when any part of it
+ * cannot be read (dir itself, a stat, opendir or readdir error, ENOMEM):
+ * never a partial tree.
  */
 int cg_tree_scan(struct cg_tree *t, const char *dir, char *err, size_t errlen);
 void cg_tree_free(struct cg_tree *t);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_cgfiles.c - memory.* parsers, mountinfo, tree walk, vanishing dirs */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 #include "cgroup.h"
 #include "fixture.h"
+#include "util.h"
 
 static void test_memstat(void **state)
 {
@@ -135,6 +137,71 @@ static void test_tree(void **state)
 	fx_destroy(&fx);
 }
 
+/* Fault injection: the call number `after` (0-based) at `site` fails. */
+static const char *f_site;
+static int f_after, f_hits, f_errno;
+
+static int fail_nth(const char *site)
+{
+	if (strcmp(site, f_site))
+		return 0;
+	return f_hits++ == f_after ? f_errno : 0;
+}
+
+/*
+ * Every failure of allocation, opendir, readdir or a cgroup's stat while
+ * walking fails the scan with the reason and leaves no tree behind: never
+ * a partial tree that looks whole.  Once the fault comes too late to hit,
+ * the whole tree is there.
+ */
+static void test_tree_faults(void **state)
+{
+	static const struct { const char *site; int e; } f[] = {
+		{ "cg.alloc", ENOMEM }, { "cg.readdir", EIO },
+		{ "cg.opendir", EMFILE }, { "cg.node", EACCES },
+	};
+	struct fixture fx;
+	struct cg_tree t = { 0 };
+	char err[512];
+	size_t i;
+	int rc, ok;
+
+	(void)state;
+	assert_int_equal(fx_create(&fx, 64), 0);
+	fx_mkcg(&fx, "/a/x");
+	fx_mkcg(&fx, "/a/y");
+	for (i = 0; i < 20; i++) {	/* > 16: the name array grows */
+		char name[16];
+
+		snprintf(name, sizeof(name), "/b/%02zu", i);
+		fx_mkcg(&fx, name);
+	}
+	util_fault_hook = fail_nth;
+	for (i = 0; i < sizeof(f) / sizeof(*f); i++) {
+		f_site = f[i].site;
+		f_errno = f[i].e;
+		for (ok = 0, f_after = 0; !ok; f_after++) {
+			f_hits = 0;
+			err[0] = '\0';
+			rc = cg_tree_scan(&t, fx.cgroot, err, sizeof(err));
+			ok = f_hits <= f_after;	/* the fault did not hit */
+			if (ok) {
+				assert_int_equal(rc, 0);
+				assert_int_equal(t.n, 25);
+				continue;
+			}
+			assert_int_equal(rc, -1);
+			assert_non_null(strstr(err, strerror(f[i].e)));
+			assert_int_equal(t.n, 0);
+			assert_null(t.v);
+			assert_true(f_after < 1000);
+		}
+	}
+	util_fault_hook = NULL;
+	cg_tree_free(&t);
+	fx_destroy(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_pressure),
 		cmocka_unit_test(test_mountinfo),
 		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_tree_faults),
 	};
 
 	return cmocka_run_group_tests_name("cgfiles", tests, NULL, NULL);
