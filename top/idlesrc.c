@@ -76,11 +76,18 @@ static void open_error(const char *root, enum idlesrc_kind want, int e,
 	int bitmap = want == IDLESRC_AUTO || want == IDLESRC_BITMAP;
 	int kpi = want != IDLESRC_BITMAP;
 
-	if (e == EACCES || e == EPERM)
+	if (e == EACCES)
 		snprintf(err, errlen,
 			 "cannot open the idle page source under %s: %s; "
 			 "idle page tracking files are root-only (mode 0600): "
 			 "run idletop as root", root, strerror(e));
+	else if (e == EPERM)
+		snprintf(err, errlen,
+			 "cannot open the idle page source under %s: %s; "
+			 "/proc/kpageidle needs CAP_SYS_ADMIN in the initial "
+			 "user namespace (a container's root lacks it): run "
+			 "idletop as root on the host, or give it that "
+			 "capability", root, strerror(e));
 	else if (e == ENOENT)
 		snprintf(err, errlen,
 			 "no idle page source: %s%s%s not found under %s; "

@@ -237,7 +237,7 @@ static int fake_check(int fd, const struct kpageidle_scan_arg *a)
 	errno = 0;
 	if (fx_scan_errno)
 		errno = fx_scan_errno;
-	else if (a->size != sizeof(*a) || a->flags & ~KPAGEIDLE_SCAN_FLAGS ||
+	else if (a->size != sizeof(*a) || a->flags & ~KPAGEIDLE_SCAN_MARK ||
 		 a->start % 64 || a->end < a->start)
 		errno = EINVAL;
 	else if ((a->flags & KPAGEIDLE_SCAN_MARK) &&
