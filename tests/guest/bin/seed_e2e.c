@@ -284,11 +284,14 @@ static int check(const char *name, unsigned long got, unsigned long want)
 }
 
 /*
- * Marking clears accessed bits without a TLB flush.  A worker that wakes
- * on a CPU that has run nothing else since it slept (lazy TLB: no CR3
- * reload) touches its pages through translations cached before the mark
- * and they stay idle.  With the scanner and both workers on CPU 0, every
- * switch to a worker reloads CR3.  The workers inherit the mask.
+ * This is the seed's contract: read + write of /proc/kpageidle, which
+ * (like the bitmap, and unlike the KPAGEIDLE_SCAN ioctl) does not flush
+ * the TLB entries its marks leave stale; docs/kpageidle.md says so.  A
+ * worker that wakes on a CPU that has run nothing else since it slept
+ * (lazy TLB: no CR3 reload) touches its pages through translations cached
+ * before the mark and they stay idle.  With the scanner and both workers
+ * on CPU 0, every switch to a worker reloads CR3.  The workers inherit the
+ * mask.  The ioctl path is tested unpinned (idletop/, kpageidle selftest).
  */
 static void pin_cpu0(void)
 {

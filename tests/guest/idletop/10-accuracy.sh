@@ -20,8 +20,12 @@ fi
 wsgen_start
 grep AnonHugePages /proc/meminfo
 
+# kpageidle: the scan ioctl, unpinned; bitmap: read + write on CPU 0 with
+# wsgen (./lib)
 for src in kpageidle bitmap; do
-	if ! $PIN idletop --source "$src" --mark-wait 5 --format openmetrics \
+	pin=
+	[ "$src" = bitmap ] && { rw_pin; pin=$RWPIN; }
+	if ! $pin idletop --source "$src" --mark-wait 5 --format openmetrics \
 	     > "om.$src"; then
 		echo "FAIL: idletop --source $src"
 		fail=1

@@ -12,11 +12,10 @@
 # per kind, the idle and resident bytes of each path are within 2% of the
 # ground truth and the two paths within 2% of each other.
 #
-# wsgen and idletop share CPU 0 (taskset): marking clears accessed bits
-# without a TLB flush, so a process left alone on the other CPU can keep
-# touching its pages through cached TLB entries unseen, as wsgen's hot
-# pages then look idle to either path at random (docs/kpageidle.md,
-# TLBs).  On one CPU each switch between the two reloads CR3.
+# The scan path runs unpinned: it flushes the TLB entries its marks leave
+# stale.  The read + write path does not (docs/kpageidle.md, TLBs), so for
+# it wsgen and idletop share CPU 0 (rw_pin and $RWPIN from ./lib), where
+# each switch between the two reloads CR3.
 
 set -u
 CG=/sys/fs/cgroup/idletop-scan
@@ -56,7 +55,7 @@ wsgen_start
 
 measure() {	# tag idletop-args...
 	tag=$1; shift
-	if ! $PIN idletop "$@" --format openmetrics -o "om.$tag" 2> "err.$tag"; then
+	if ! $pin idletop "$@" --format openmetrics -o "om.$tag" 2> "err.$tag"; then
 		echo "FAIL: idletop $*: $(cat "err.$tag")"
 		fail=1
 		return
@@ -66,8 +65,9 @@ measure() {	# tag idletop-args...
 	check_truth "$tag" "om.$tag"
 }
 # periodic: -o keeps the last report, cycle 2; --mark-wait: one
+pin=
 for p in scan rw; do
-	[ $p = scan ] && want=scan-ioctl || want=read-write
+	[ $p = scan ] && want=scan-ioctl || { want=read-write; rw_pin; pin=$RWPIN; }
 	measure "b-$p" --source "kpageidle-$p" -b -n 2 -d 4 --cpu 100
 	grep -qx "idletop_cycle 2" "om.b-$p" || { echo "FAIL: b-$p: not cycle 2"; fail=1; }
 	measure "mw-$p" --source "kpageidle-$p" --mark-wait 4
