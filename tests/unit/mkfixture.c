@@ -3,7 +3,9 @@
  * mkfixture.c - build a fixture root for running the real idletop binary
  * on the host: `mkfixture DIR`, then `idletop --root DIR -b ...`.
  * Cgroup names are hostile on purpose: spaces, quotes, backslashes, a
- * newline, an ESC sequence, C1 and invalid UTF-8 bytes, valid UTF-8.
+ * newline, an ESC sequence, C1 and invalid UTF-8 bytes, valid UTF-8; and
+ * names that an escaping which is not injective would merge ("dup*",
+ * "inv*") or that spoof the rest of a row (bidi, zero-width: "rtl*").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,14 @@ static const char *const names[] = {
 	"/esc\033[31mred",
 	"/bad\xff\xfe utf8 \xc2\x85 c1",
 	"/caf\xc3\xa9 \xe2\x9c\x93",
+	"/dup\x01",
+	"/dup\\x01",
+	"/inv\xff",
+	"/inv\xfe",
+	"/inv\xef\xbf\xbd" "ff",
+	"/rtl\xe2\x80\xae" "abc",
+	"/rtl\xe2\x81\xa6" "iso",
+	"/zw\xe2\x80\x8b" "sp",
 };
 
 int main(int argc, char **argv)
@@ -30,7 +40,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mkfixture DIR\n");
 		return 2;
 	}
-	if (fx_create_at(&fx, argv[1], 8192)) {
+	if (fx_create_at(&fx, argv[1], (n + 2) * 1024)) {
 		perror("mkfixture");
 		return 1;
 	}
