@@ -5,11 +5,13 @@
  *   -> after a completed cycle the engine has a new report: print it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "batch.h"
 #include "engine.h"
@@ -44,30 +46,77 @@ static int wait_input(int fd, double seconds)
 	return poll(fd >= 0 ? &p : NULL, fd >= 0 ? 1 : 0, ms);
 }
 
-/* -o FILE: write FILE.tmp, then rename it over FILE. */
+/*
+ * -o FILE: a temp file made by mkstemp() beside FILE (O_EXCL: never an
+ * existing name, never through a planted symlink), ".NAME.XXXXXX" so
+ * that a textfile collector's "*.prom" does not match it; the report,
+ * fsync(), mode 0666 less the umask (what fopen() gave FILE before), then
+ * rename() over FILE: a reader sees the old report or the new one whole.
+ */
+static char *temp_beside(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	int dirlen = base ? (int)(base - path + 1) : 0;
+	char *tmp;
+
+	base = base ? base + 1 : path;
+	if (asprintf(&tmp, "%.*s.%s.XXXXXX", dirlen, path, base) < 0)
+		return NULL;
+	return tmp;
+}
+
+static int write_temp(int fd, const struct report *r, enum out_format fmt)
+{
+	mode_t mask = umask(0);
+	FILE *f;
+	int rc, e;
+
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask)) {
+		close(fd);
+		return -1;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -1;
+	}
+	rc = batch_print(f, r, fmt);
+	if (!rc && (fflush(f) || fsync(fileno(f))))
+		rc = -1;
+	e = errno;
+	if (fclose(f) && !rc) {
+		rc = -1;
+		e = errno;
+	}
+	errno = e;
+	return rc;
+}
+
 static int write_file(const char *path, const struct report *r,
 		      enum out_format fmt)
 {
-	char *tmp = NULL;
-	FILE *f;
-	int rc;
+	char *tmp = temp_beside(path);
+	int fd;
 
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
+	if (!tmp) {
+		fprintf(stderr, "idletop: %s\n", strerror(ENOMEM));
 		return -1;
-	f = fopen(tmp, "w");
-	if (!f) {
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
 		fprintf(stderr, "idletop: %s: %s\n", tmp, strerror(errno));
 		free(tmp);
 		return -1;
 	}
-	rc = batch_print(f, r, fmt);
-	if (fclose(f) || rc || rename(tmp, path)) {
+	if (write_temp(fd, r, fmt) || rename(tmp, path)) {
 		fprintf(stderr, "idletop: %s: %s\n", path, strerror(errno));
 		unlink(tmp);
-		rc = -1;
+		free(tmp);
+		return -1;
 	}
 	free(tmp);
-	return rc;
+	return 0;
 }
 
 /* A closed pipe (EPIPE) ends idletop quietly, with status 1. */
