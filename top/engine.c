@@ -29,11 +29,14 @@ int engine_open(struct engine *e, const struct config *cfg)
 			snprintf(e->err, sizeof(e->err), "out of memory");
 		return -1;
 	}
-	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err)))
-		goto fail;
-	cg_tree_free(&tree);
 	if (scan_open(&e->sc, cfg->root, &sc, e->err, sizeof(e->err)))
 		goto fail;
+	/* can the tree be read? (its CPU counts against --cpu: pace.h) */
+	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err))) {
+		scan_close(&e->sc);
+		goto fail;
+	}
+	cg_tree_free(&tree);
 	e->params.ws_cycles = cfg->ws_cycles;
 	e->params.headroom_pct = cfg->headroom_pct;
 	e->params.period = cfg->mark_wait >= 0 ? cfg->mark_wait : cfg->period;

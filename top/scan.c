@@ -110,7 +110,8 @@ int scan_open(struct scanner *sc, const char *root,
 	if (alloc_buffers(sc))
 		goto nomem;
 	start_cycle(sc);
-	sc->next_at = now_mono();
+	sc->next_at = sc->debt_mono = now_mono();
+	sc->debt_cpu = now_cpu();
 	return 0;
 nomem:
 	snprintf(err, errlen, "out of memory");
@@ -334,6 +335,18 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.pfns = sc->cursor;
 }
 
+/* All CPU the process used since the last update counts (pace.h). */
+static double update_debt(struct scanner *sc)
+{
+	double t = now_mono(), c = now_cpu();
+
+	sc->cpu_debt = pace_debt(sc->cpu_debt, c - sc->debt_cpu,
+				 t - sc->debt_mono, sc->cfg.cpu_frac);
+	sc->debt_mono = t;
+	sc->debt_cpu = c;
+	return t;
+}
+
 /* The pass over all PFNs is done and its period is over: publish. */
 static int end_cycle(struct scanner *sc)
 {
@@ -344,13 +357,17 @@ static int end_cycle(struct scanner *sc)
 		finish_cycle(sc);
 	sc->cycle++;
 	start_cycle(sc);
-	sc->next_at = sc->cycle_mono;
+	sc->next_at = update_debt(sc) + sc->cpu_debt;
+	/* behind the deadline of a first slice: like pace_delay() */
+	sc->cpu_bound = sc->nr_pfns && sc->cpu_debt > sc->cfg.period *
+			(double)(sc->slice < sc->nr_pfns ? sc->slice :
+				 sc->nr_pfns) / (double)sc->nr_pfns;
 	return published;
 }
 
 int scan_slice(struct scanner *sc, char *err, size_t errlen)
 {
-	double t0 = now_mono(), c0 = now_cpu(), wall;
+	double t0 = now_mono(), t1, wall;
 	size_t n = sc->slice;
 	struct pace_in in = { 0 };
 	ssize_t done;
@@ -365,15 +382,15 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 		return -1;
 	sc->cursor += (uint64_t)done;
 	sc->pass_done = (size_t)done < n || !n || sc->cursor >= sc->nr_pfns;
-	wall = now_mono() - t0;
+	t1 = update_debt(sc);
+	wall = t1 - t0;
 	in.period = sc->cfg.period;
 	in.cpu_frac = sc->cfg.cpu_frac;
 	in.nr_pfns = sc->nr_pfns;
 	in.done_pfns = sc->pass_done ? sc->nr_pfns : sc->cursor;
-	in.since_cycle = now_mono() - sc->cycle_mono;
-	in.slice_wall = wall;
-	in.slice_cpu = now_cpu() - c0;
-	sc->next_at = now_mono() + pace_delay(&in, &cpu_bound);
+	in.since_cycle = t1 - sc->cycle_mono;
+	in.cpu_debt = sc->cpu_debt;
+	sc->next_at = t1 + pace_delay(&in, &cpu_bound);
 	sc->cpu_bound |= cpu_bound;
 	sc->slice = pace_adapt(sc->slice, wall * 1e3, sc->cfg.slice_ms,
 			       MIN_SLICE, sc->cfg.slice_pfns);

@@ -67,6 +67,8 @@ struct scanner {
 	struct cg_pages *last_pages;
 	double cycle_real, cycle_mono, cycle_cpu;
 	double next_at;			/* monotonic time the next slice is due */
+	double debt_mono, debt_cpu;	/* clocks when the debt was last updated */
+	double cpu_debt;		/* pace.h: wait owed to the CPU budget */
 	struct scan_cycle last;
 };
 
