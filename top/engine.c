@@ -54,6 +54,7 @@ fail:
 void engine_close(struct engine *e)
 {
 	report_free(&e->report);
+	report_free(&e->held);
 	scan_close(&e->sc);
 	free(e->cgdir);
 	e->cgdir = NULL;
@@ -64,20 +65,73 @@ double engine_wait(const struct engine *e)
 	return scan_wait(&e->sc);
 }
 
-/* Rescan the tree (new and vanished cgroups) and join the last cycle. */
+/*
+ * Rescan the tree (new and vanished cgroups) and join the last cycle,
+ * into e->report, or e->held while frozen (then 0: nothing new shown).
+ */
 static int build(struct engine *e)
 {
+	struct report *r = e->frozen ? &e->held : &e->report;
 	struct cg_tree tree = { 0 };
 
 	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err)))
 		return -1;
-	report_free(&e->report);
-	if (report_build(&e->report, &tree, &e->sc.last, &e->params)) {
-		report_free(&e->report);
+	report_free(r);
+	if (report_build(r, &tree, &e->sc.last, &e->params)) {
+		report_free(r);
 		snprintf(e->err, sizeof(e->err), "out of memory");
 		return -1;
 	}
+	return !e->frozen;
+}
+
+int engine_set_period(struct engine *e, double seconds)
+{
+	if (!(seconds >= 0.01 && seconds <= 604800)) {
+		snprintf(e->err, sizeof(e->err), "period %g out of range "
+			 "(0.01..604800 seconds)", seconds);
+		return -1;
+	}
+	scan_restart(&e->sc, seconds);
+	e->params.period = seconds;
+	return 0;
+}
+
+int engine_freeze(struct engine *e, int on)
+{
+	e->frozen = on;
+	if (on || e->held.cycle <= e->report.cycle)
+		return 0;
+	report_free(&e->report);
+	e->report = e->held;
+	memset(&e->held, 0, sizeof(e->held));
 	return 1;
+}
+
+/*
+ * A priming pass and the counted cycle after it are one wait for the
+ * next report: two periods.
+ */
+void engine_progress(const struct engine *e, struct engine_progress *p)
+{
+	const struct scanner *sc = &e->sc;
+	double f = sc->nr_pfns ? (double)sc->cursor / (double)sc->nr_pfns : 1;
+
+	p->cycle = sc->cycle;
+	p->priming = sc->priming;
+	p->period = sc->cfg.period;
+	if (sc->pass_done)
+		f = 1;
+	p->left = sc->cycle_mono + sc->cfg.period - now_mono();
+	if (p->left < 0)
+		p->left = 0;
+	if (sc->priming)
+		p->left += sc->cfg.period;
+	if (sc->priming)
+		f /= 2;
+	else if (sc->cycle == sc->prime_cycle + 1)
+		f = (1 + f) / 2;
+	p->done = f;
 }
 
 int engine_step(struct engine *e)
@@ -93,7 +147,7 @@ int engine_mark_wait(struct engine *e, double seconds,
 	double until;
 	int rc = 0;
 
-	while (e->sc.cycle == 0 && !*stop)
+	while (e->sc.priming && !*stop)
 		if (scan_slice(&e->sc, e->err, sizeof(e->err)) < 0)
 			return -1;
 	until = now_mono() + seconds;

@@ -109,6 +109,7 @@ int scan_open(struct scanner *sc, const char *root,
 	sc->nr_pfns = scan_count_pfns(sc->flags_fd);
 	if (alloc_buffers(sc))
 		goto nomem;
+	sc->priming = 1;
 	start_cycle(sc);
 	sc->next_at = sc->debt_mono = now_mono();
 	sc->debt_cpu = now_cpu();
@@ -166,8 +167,8 @@ static int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
 	uint8_t *age = &sc->age[pfn];
 	int b;
 
-	if (sc->cycle == 0)
-		return 0;	/* priming: nothing was marked yet */
+	if (sc->priming)
+		return 0;	/* nothing was marked yet */
 	if (KPF_BIT(f, KPF_UNEVICTABLE) || !idle)
 		*age = 0;
 	else if (*age < 255)
@@ -277,7 +278,7 @@ static int get_idle(struct scanner *sc, uint64_t pfn, size_t n, char *err,
 
 	if (sc->src.scan)
 		r = idlesrc_scan(&sc->src, pfn, n, sc->idle, !sc->no_mark);
-	else if (sc->cycle)
+	else if (!sc->priming)
 		r = idlesrc_read(&sc->src, pfn, n, sc->idle);
 	if (r < 0)
 		return src_error(sc, sc->src.scan ? "scan" : "read", err,
@@ -294,7 +295,7 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 	size_t i;
 
 	/* priming with the ioctl: it marks what it should by itself */
-	if (!sc->cycle && sc->src.scan)
+	if (sc->priming && sc->src.scan)
 		return idlesrc_scan(&sc->src, pfn, n, NULL, 1) < 0 ?
 		       src_error(sc, "scan", err, errlen) : (ssize_t)n;
 	got = read_u64s(sc->flags_fd, sc->kflags, pfn, n);
@@ -304,7 +305,7 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 	}
 	n = (size_t)got;
 	/* the priming pass only marks: no need for owners or idle state */
-	if (read_u64s(sc->cycle ? sc->cgroup_fd : -1, sc->kcg, pfn, n) < 0) {
+	if (read_u64s(sc->priming ? -1 : sc->cgroup_fd, sc->kcg, pfn, n) < 0) {
 		snprintf(err, errlen, "read kpagecgroup: %s", strerror(errno));
 		return -1;
 	}
@@ -350,9 +351,10 @@ static double update_debt(struct scanner *sc)
 /* The pass over all PFNs is done and its period is over: publish. */
 static int end_cycle(struct scanner *sc)
 {
-	int published = sc->cycle > 0;
+	int published = !sc->priming;
 
 	sc->pass_done = 0;
+	sc->priming = 0;
 	if (published)
 		finish_cycle(sc);
 	sc->cycle++;
@@ -395,6 +397,17 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 	sc->slice = pace_adapt(sc->slice, wall * 1e3, sc->cfg.slice_ms,
 			       MIN_SLICE, sc->cfg.slice_pfns);
 	return 0;
+}
+
+void scan_restart(struct scanner *sc, double period)
+{
+	sc->cfg.period = period;
+	sc->pass_done = 0;
+	sc->priming = 1;
+	sc->prime_cycle = ++sc->cycle;
+	memset(sc->age, 0, sc->nr_pfns);
+	start_cycle(sc);
+	sc->next_at = update_debt(sc) + sc->cpu_debt;
 }
 
 double scan_wait(const struct scanner *sc)

@@ -25,23 +25,14 @@ int ui_measured(const struct ui *u)
 	return u->have_rep && u->rep->cycle > 0;
 }
 
-/* Fraction of the cycle in progress (of cycles 0+1 before the first). */
+/* Fraction of the wait for the next report (priming included). */
 double ui_progress(const struct ui *u, double *left)
 {
-	const struct scanner *sc = u->sc;
-	double f = sc->nr_pfns ? (double)sc->cursor / (double)sc->nr_pfns : 1;
-	double end = sc->cycle_mono + sc->cfg.period;
+	struct engine_progress p;
 
-	if (sc->pass_done)
-		f = 1;
-	*left = end - now_mono();
-	if (*left < 0)
-		*left = 0;
-	if (sc->cycle == 0)
-		*left += sc->cfg.period;
-	if (!ui_measured(u) && sc->cycle <= 1)
-		f = ((double)sc->cycle + f) / 2;
-	return f;
+	engine_progress(u->e, &p);
+	*left = p.left;
+	return p.done;
 }
 
 static char *read_line_file(const char *root, const char *rel)
@@ -180,10 +171,12 @@ static void set_period(struct ui *u, const char *s)
 		ui_msg(u, "invalid period '%.40s': seconds, 0.01..604800", s);
 		return;
 	}
+	if (engine_set_period(u->e, v)) {
+		ui_msg(u, "%s", u->e->err);
+		return;
+	}
 	u->cfg->period = v;
-	u->sc->cfg.period = v;
-	u->e->params.period = v;
-	ui_msg(u, "period %gs from the next slice on", v);
+	ui_msg(u, "period %gs: measuring anew, next report in %gs", v, 2 * v);
 }
 
 static void prompt_done(struct ui *u, int accept)
@@ -222,8 +215,10 @@ static void global_key(struct ui *u, enum action a)
 {
 	switch (a) {
 	case A_QUIT: u->quit = 1; break;
-	case A_PAUSE:
-		u->paused = !u->paused;	/* paused: no scanning at all */
+	case A_PAUSE:	/* freeze the report; measuring goes on */
+		u->paused = !u->paused;
+		if (engine_freeze(u->e, u->paused))
+			reload(u);
 		break;
 	case A_UNITS: u->unit = (u->unit + 1) % U_NR; break;
 	case A_INTERVAL: u->prompt = P_INTERVAL; curs_set(1); break;
@@ -265,7 +260,8 @@ static int slice(struct ui *u)
 		fprintf(stderr, "idletop: %s\n", u->e->err);
 		return -1;
 	}
-	if (rc == 1 || (!ui_measured(u) && now_mono() >= u->next_tree_scan)) {
+	if (rc == 1 || (!ui_measured(u) && !u->paused &&
+			now_mono() >= u->next_tree_scan)) {
 		reload(u);
 		u->next_tree_scan = now_mono() + PRE_TREE_SCAN;
 	}
@@ -284,7 +280,7 @@ static int loop(struct ui *u)
 			draw(u);
 			next_tick = now_mono() + TICK;
 		}
-		wait = u->paused ? TICK : engine_wait(u->e);
+		wait = engine_wait(u->e);
 		if (wait > next_tick - now_mono())
 			wait = next_tick - now_mono();
 		n = poll(&pfd, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
@@ -294,7 +290,7 @@ static int loop(struct ui *u)
 			return 0;	/* the terminal went away */
 		for (n = 0; n < 64 && (ch = getch()) != ERR; n++)
 			key(u, ch);
-		if (!u->quit && !u->paused && engine_wait(u->e) <= 0 && slice(u))
+		if (!u->quit && engine_wait(u->e) <= 0 && slice(u))
 			return 1;
 	}
 	return 0;

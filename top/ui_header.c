@@ -19,24 +19,41 @@ static void line(int y, int attr, struct sbuf *b)
 	sb_reset(b);
 }
 
+/*
+ * What is measured, and what is shown: a frozen report, or one of
+ * another period than the measurement in progress (after d).
+ */
 static void cycle_line(struct ui *u, struct sbuf *b)
 {
-	double left, f = ui_progress(u, &left);
+	const struct engine *e = u->e;
+	struct engine_progress p;
 
-	if (ui_measured(u))
-		sb_printf(b, "cycle %llu: %3.0f%%, ",
-			  (unsigned long long)u->sc->cycle, 100 * f);
-	else
+	engine_progress(e, &p);
+	if (!ui_measured(u))
 		sb_printf(b, "measuring%s %3.0f%%, ", u->utf8 ? "\u2026" : "...",
-			  100 * f);
-	fmt_duration(b, left);
+			  100 * p.done);
+	else if (p.priming || p.cycle == e->sc.prime_cycle + 1)
+		sb_printf(b, "new period: %3.0f%%, ", 100 * p.done);
+	else
+		sb_printf(b, "cycle %llu: %3.0f%%, ",
+			  (unsigned long long)p.cycle, 100 * p.done);
+	fmt_duration(b, p.left);
 	sb_puts(b, " left   period ");
-	fmt_duration(b, u->sc->cfg.period);
+	fmt_duration(b, p.period);
 	sb_printf(b, "   cpu %.1f%%", u->cpu_pct);
 	if (u->have_rep && u->rep->cpu_bound)
 		sb_puts(b, " (stretched by --cpu)");
-	if (u->paused)
-		sb_puts(b, "   [PAUSED]");
+	if (ui_measured(u) && (u->paused || u->rep->p.period != p.period)) {
+		sb_printf(b, "   [%s: cycle %llu of period ", u->paused ?
+			  "FROZEN" : "showing", (unsigned long long)u->rep->cycle);
+		fmt_duration(b, u->rep->p.period);
+		if (e->held.cycle > u->rep->cycle)
+			sb_printf(b, ", %llu newer", (unsigned long long)
+				  (e->held.cycle - u->rep->cycle));
+		sb_putc(b, ']');
+	} else if (u->paused) {
+		sb_puts(b, "   [FROZEN]");
+	}
 }
 
 static void mem_line(struct ui *u, struct sbuf *b)

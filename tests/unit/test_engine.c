@@ -114,7 +114,7 @@ static void fake_stop(void)
 /* Sleep until the next slice is due, on the fake clocks. */
 static int fake_step(struct engine *e)
 {
-	double w = engine_wait(e);
+	double w = engine_wait(e) + 0.001;	/* a slice takes time */
 
 	fake[UTIL_MONO] += w;
 	fake[UTIL_REAL] += w;
@@ -174,6 +174,134 @@ static void test_cpu_budget(void **state)
 	fx_destroy(&fx);
 }
 
+/*
+ * Idle windows: with 64-PFN slices each mark write is one slice, made
+ * right after the slice's idle state was read.  A slice's window is the
+ * time since its mark in the cycle before; per cycle, the shortest and
+ * longest window are kept.
+ */
+#define SLICES 16
+static const struct engine *win_e;
+static double marked[SLICES];
+static double win_min[64], win_max[64];
+
+static int record_window(const char *site)
+{
+	const struct scanner *sc = &win_e->sc;
+	size_t i = sc->cursor / 64, c = sc->cycle % 64;
+	double w = fake[UTIL_MONO] - marked[i];
+
+	if (strcmp(site, "pwrite"))
+		return 0;
+	if (!sc->priming) {
+		if (!sc->cursor || w < win_min[c])
+			win_min[c] = w;
+		if (!sc->cursor || w > win_max[c])
+			win_max[c] = w;
+	}
+	marked[i] = fake[UTIL_MONO];
+	return 0;
+}
+
+/* Every slice of the report's cycle was read one report period after
+ * its mark (give or take a slice's share of it). */
+static void check_windows(const struct report *r)
+{
+	double p = r->p.period, tol = p / SLICES + 1e-6;
+
+	assert_true(win_min[r->cycle % 64] > p - tol);
+	assert_true(win_max[r->cycle % 64] < p + tol);
+}
+
+static void open_windows(struct fixture *fx, struct config *c,
+			 struct engine *e)
+{
+	make(fx, c);
+	c->slice_pfns = 64;
+	c->period = 16;
+	fake_start();
+	util_fault_hook = record_window;
+	win_e = e;
+	if (engine_open(e, c))
+		fail_msg("%s", e->err);
+}
+
+/* Step until the next report (1) or until the fake clock reaches t. */
+static int run_until(struct engine *e, double t)
+{
+	int rc = 0;
+
+	while (!rc && fake[UTIL_MONO] + engine_wait(e) <= t) {
+		rc = fake_step(e);
+		assert_true(rc >= 0);
+	}
+	return rc;
+}
+
+/*
+ * d in the middle of a cycle: the report after it claims the new period,
+ * and each of its pages was read one new period after its mark; the
+ * report until then is the one of the old period.
+ */
+static void test_set_period(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+
+	(void)state;
+	open_windows(&fx, &c, &e);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	check_windows(&e.report);
+	assert_true(e.report.p.period == 16);
+	run_until(&e, fake[UTIL_MONO] + 8);	/* half the next cycle */
+	assert_true(e.sc.cursor > 0 && e.sc.cursor < 1024);
+	assert_int_equal(engine_set_period(&e, 32), 0);
+	assert_int_equal(engine_set_period(&e, 0), -1);
+	assert_true(e.report.p.period == 16);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	assert_true(e.report.p.period == 32);
+	check_windows(&e.report);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	check_windows(&e.report);
+	engine_close(&e);
+	fake_stop();
+	fx_destroy(&fx);
+}
+
+/*
+ * p freezes the report for three periods while measuring goes on: the
+ * report stays, thawing shows the newest cycle, and its windows are one
+ * period (stopping the scan instead gave windows of period + pause).
+ */
+static void test_freeze(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	uint64_t shown;
+
+	(void)state;
+	open_windows(&fx, &c, &e);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	run_until(&e, fake[UTIL_MONO] + 8);
+	shown = e.report.cycle;
+	assert_int_equal(engine_freeze(&e, 1), 0);
+	assert_int_equal(run_until(&e, fake[UTIL_MONO] + 48), 0);
+	assert_int_equal(e.report.cycle, shown);
+	assert_true(e.held.cycle >= shown + 2);
+	assert_int_equal(engine_freeze(&e, 0), 1);
+	assert_true(e.report.cycle > shown);
+	check_windows(&e.report);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	check_windows(&e.report);
+	assert_int_equal(engine_freeze(&e, 1), 0);
+	assert_int_equal(engine_freeze(&e, 0), 0);	/* nothing newer */
+	engine_close(&e);
+	fake_stop();
+	fx_destroy(&fx);
+}
+
 static void test_errors(void **state)
 {
 	struct fixture fx;
@@ -201,6 +329,8 @@ int main(void)
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_mark_wait),
 		cmocka_unit_test(test_cpu_budget),
+		cmocka_unit_test(test_set_period),
+		cmocka_unit_test(test_freeze),
 		cmocka_unit_test(test_errors),
 	};
 
