@@ -16,6 +16,7 @@
 #include "batch.h"
 #include "engine.h"
 #include "options.h"
+#include "tty.h"
 #include "ui.h"
 
 static volatile sig_atomic_t stop;
@@ -26,15 +27,49 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/*
+ * Signals whose default action ends idletop, other than SIGINT and
+ * SIGTERM (a clean exit through `stop`) and SIGPIPE (ignored: EPIPE).
+ * The TUI's terminal is put back (tty.c, async-signal-safe), then the
+ * signal is raised again with its default action: the exit status says
+ * which signal it was and a core dump is still written.
+ */
+static const int fatal_signals[] = {
+	SIGHUP, SIGQUIT, SIGILL, SIGABRT, SIGFPE, SIGSEGV, SIGBUS, SIGSYS,
+	SIGTRAP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+	SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
+};
+
+static void on_fatal(int sig)
+{
+	tty_restore();
+	raise(sig);	/* SA_RESETHAND: the default action, once we return */
+}
+
+/* The handler's own stack, so that it runs after a stack overflow too. */
+static void alt_stack(void)
+{
+	static char stack[64 * 1024];
+	stack_t ss = { .ss_sp = stack, .ss_size = sizeof(stack) };
+
+	sigaltstack(&ss, NULL);
+}
+
 static void setup_signals(void)
 {
 	struct sigaction sa;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	alt_stack();
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
+	for (i = 0; i < sizeof(fatal_signals) / sizeof(*fatal_signals); i++)
+		sigaction(fatal_signals[i], &sa, NULL);
 }
 
 /* Sleep up to `seconds`, waking early for input on fd (-1: none). */

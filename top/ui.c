@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "tty.h"
 #include "ui.h"
 #include "util.h"
 
@@ -257,6 +258,7 @@ static int slice(struct ui *u)
 
 	if (rc < 0) {
 		endwin();
+		tty_disarm();
 		fprintf(stderr, "idletop: %s\n", u->e->err);
 		return -1;
 	}
@@ -323,6 +325,7 @@ static int start_term(struct ui *u, SCREEN **scr)
 			"terminal; use -b for batch output\n");
 		return -1;
 	}
+	tty_save(STDOUT_FILENO);	/* for a fatal signal's handler */
 	*scr = newterm(NULL, stdout, stdin);
 	if (!*scr) {
 		fprintf(stderr, "idletop: cannot use terminal type '%s'\n",
@@ -337,6 +340,7 @@ static int start_term(struct ui *u, SCREEN **scr)
 	set_escdelay(25);
 	curs_set(0);
 	setup_colors(u);
+	tty_arm();
 	return 0;
 }
 
@@ -389,6 +393,7 @@ int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop)
 	u.next_tree_scan = now_mono() + PRE_TREE_SCAN;
 	rc = loop(&u);
 	endwin();
+	tty_disarm();
 	delscreen(scr);
 	ui_free(&u);
 	return rc;
