@@ -233,8 +233,8 @@ void fmt_esc_om(struct sbuf *b, const char *s)
 void fmt_bytes(struct sbuf *b, uint64_t bytes)
 {
 	static const char unit[] = "KMGTPE";
-	double v = (double)bytes;
-	int u = -1;
+	double v = (double)bytes / 1024;
+	int u = 0;
 
 	if (bytes < 1024) {
 		sb_printf(b, "%uB", (unsigned)bytes);

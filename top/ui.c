@@ -121,7 +121,6 @@ static void status_line(struct ui *u)
 	if (u->prompt) {
 		sb_printf(&b, "%s: ", u->prompt == P_FILTER ? "Filter" :
 			  "Period (seconds)");
-		x = (int)b.len;
 		ui_esc(u, &b, sb_str(&u->input));
 		x = ui_put(LINES - 1, 0, COLS - 1, sb_str(&b));
 		move(LINES - 1, x < COLS ? x : COLS - 1);

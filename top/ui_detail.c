@@ -82,6 +82,7 @@ static void histogram(struct page *pg, const struct cg_stat *s)
 		return;
 	}
 	for (i = AGE_BUCKETS - 1; i >= 0; i--)	/* idle for >= bucket i */
+		/* cppcheck-suppress uninitvar ; cum[i + 1] set the step before */
 		cum[i] = (i + 1 < AGE_BUCKETS ? cum[i + 1] : 0) +
 			 s->total.age[i] * ps;
 	for (i = 0; i < AGE_BUCKETS; i++) {
