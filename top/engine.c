@@ -9,6 +9,20 @@
 #include "engine.h"
 #include "util.h"
 
+/*
+ * Known kernel problems with the numbers, looked at again for every
+ * report: a report warns when the problem was there at the start or at
+ * the end of its cycle (the last look, or this one).
+ */
+static void check_kernel(struct engine *e)
+{
+	unsigned now = idlesrc_mglru_unfixed(e->sc.root) ?
+		       REPORT_WARN_MGLRU : 0;
+
+	e->params.warnings = now | e->warn_last;
+	e->warn_last = now;
+}
+
 int engine_open(struct engine *e, const struct config *cfg)
 {
 	struct scan_config sc = {
@@ -44,6 +58,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 	e->params.method = idlesrc_method(&e->sc.src);
 	e->params.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	e->params.nr_pfns = e->sc.nr_pfns;
+	check_kernel(e);
 	return 0;
 fail:
 	free(e->cgdir);
@@ -76,6 +91,7 @@ static int build(struct engine *e)
 
 	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err)))
 		return -1;
+	check_kernel(e);
 	report_free(r);
 	if (report_build(r, &tree, &e->sc.last, &e->params)) {
 		report_free(r);

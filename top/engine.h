@@ -25,6 +25,7 @@ struct engine {
 	struct report report;		/* shown; report.cycle 0 = none yet */
 	struct report held;		/* newer, while frozen */
 	int frozen;
+	unsigned warn_last;		/* REPORT_WARN_* at the last look */
 	char err[512];			/* why the last call failed */
 };
 

@@ -26,6 +26,30 @@ const char *idlesrc_kind_name(enum idlesrc_kind k)
 	}
 }
 
+int idlesrc_mglru_unfixed(const char *root)
+{
+	char *kpi = path_join(root, IDLESRC_KPAGEIDLE_PATH);
+	char *en = path_join(root, IDLESRC_LRU_GEN_PATH);
+	char *text = NULL, *end;
+	unsigned long long caps = 1;
+	int series = 0;
+
+	if (kpi && !access(kpi, F_OK))
+		series = 1;
+	if (!series && en)
+		text = read_text_file(en, NULL);
+	if (text) {
+		errno = 0;
+		caps = strtoull(text, &end, 0);
+		if (errno || end == text || (*end && *end != '\n'))
+			caps = 1;	/* unknown: say so rather than not */
+	}
+	free(kpi);
+	free(en);
+	free(text);
+	return text && (caps & 1);
+}
+
 const char *idlesrc_method(const struct idlesrc *s)
 {
 	return s->scan ? "scan-ioctl" : "read-write";

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "ui.h"
 
-#define TOP_ROW UI_HEADER_ROWS
+#define TOP_ROW UI_HEADER_ROWS(u)
 #define BAR 20
 
 struct page {
@@ -20,7 +20,8 @@ struct page {
 /* Emit the buffered line (if it is in the scrolled window) and reset it. */
 static void emit(struct page *pg, unsigned attr)
 {
-	int y = TOP_ROW + pg->line - pg->u->scroll;
+	const struct ui *u = pg->u;
+	int y = TOP_ROW + pg->line - u->scroll;
 
 	if (y >= TOP_ROW && y < LINES - 1) {
 		attrset(attr);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ui_header.c - the four header lines above every screen: host and
- * source, the cycle in progress and own CPU, the memory summary, and the
- * breadcrumb of the zoom root with sort, filter and units.
+ * ui_header.c - the header lines above every screen: host and source,
+ * the cycle in progress and own CPU, the memory summary, the breadcrumb
+ * of the zoom root with sort, filter and units; then one line per known
+ * reason the numbers are wrong (report_warning_short()), in red.
  */
 #include <curses.h>
 #include "ui.h"
@@ -111,6 +112,34 @@ static void crumb_line(struct ui *u, struct sbuf *b)
 	sb_putc(b, ']');
 }
 
+/* Warnings of the measurement in progress (the engine's latest look). */
+static unsigned warnings(const struct ui *u)
+{
+	return u->e ? u->e->params.warnings : 0;	/* none in test_view */
+}
+
+int header_rows(const struct ui *u)
+{
+	unsigned bit, n = 4;
+
+	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1)
+		n += !!(warnings(u) & bit);
+	return (int)n;
+}
+
+static void warning_lines(struct ui *u, struct sbuf *b)
+{
+	unsigned bit;
+	int y = 4;
+
+	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1) {
+		if (!(warnings(u) & bit))
+			continue;
+		sb_puts(b, report_warning_short(bit));
+		line(y++, ui_attr(u, CP_HOT) | A_BOLD, b);
+	}
+}
+
 void header_draw(struct ui *u)
 {
 	struct sbuf b;
@@ -129,5 +158,6 @@ void header_draw(struct ui *u)
 	line(2, A_NORMAL, &b);
 	crumb_line(u, &b);
 	line(3, ui_attr(u, CP_TITLE), &b);
+	warning_lines(u, &b);
 	sb_free(&b);
 }
