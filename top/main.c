@@ -31,19 +31,23 @@ static void on_signal(int sig)
  * Signals whose default action ends idletop, other than SIGINT and
  * SIGTERM (a clean exit through `stop`) and SIGPIPE (ignored: EPIPE).
  * The TUI's terminal is put back (tty.c, async-signal-safe), then the
- * signal is raised again with its default action: the exit status says
- * which signal it was and a core dump is still written.
+ * action idletop found is put back and the signal raised again: the
+ * default action ends idletop by that signal (the exit status says which,
+ * a core dump is still written), or a sanitizer's handler reports.  A
+ * signal that was ignored at start (nohup) stays ignored.
  */
 static const int fatal_signals[] = {
 	SIGHUP, SIGQUIT, SIGILL, SIGABRT, SIGFPE, SIGSEGV, SIGBUS, SIGSYS,
 	SIGTRAP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
 	SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
 };
+static struct sigaction found[NSIG];
 
 static void on_fatal(int sig)
 {
 	tty_restore();
-	raise(sig);	/* SA_RESETHAND: the default action, once we return */
+	sigaction(sig, &found[sig], NULL);
+	raise(sig);	/* blocked here: acted on once we return */
 }
 
 /* The handler's own stack, so that it runs after a stack overflow too. */
@@ -59,6 +63,7 @@ static void setup_signals(void)
 {
 	struct sigaction sa;
 	size_t i;
+	int sig;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -67,9 +72,13 @@ static void setup_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 	alt_stack();
 	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
-	for (i = 0; i < sizeof(fatal_signals) / sizeof(*fatal_signals); i++)
-		sigaction(fatal_signals[i], &sa, NULL);
+	sa.sa_flags = SA_ONSTACK;
+	for (i = 0; i < sizeof(fatal_signals) / sizeof(*fatal_signals); i++) {
+		sig = fatal_signals[i];
+		if (!sigaction(sig, NULL, &found[sig]) &&
+		    found[sig].sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
+	}
 }
 
 /* Sleep up to `seconds`, waking early for input on fd (-1: none). */

@@ -8,7 +8,8 @@
 # cursor shown, the keypad mode off.  SIGINT and SIGTERM exit 0; the
 # others (SIGSEGV, SIGABRT, ...) must end idletop by that same signal
 # (exit status 128+N: raised again with the default action, so a core
-# dump is still written).  Before the signals: the tree's rows of bidi
+# dump is still written); SIGHUP ignored at start (nohup) stays
+# ignored.  Before the signals: the tree's rows of bidi
 # and zero-width names are escaped and as wide as every other row.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,6 +38,7 @@ bad() { echo "FAIL: $1"; fail=1; }
 cat > "$dir/pane.sh" <<EOF
 ulimit -c 0
 stty -a > "$dir/before"
+[ -e "$dir/nohup" ] && trap '' HUP	# as nohup(1) starts it
 sh -c 'echo \$\$ > "$dir/pid"; exec "$idletop" --root "$dir/root" --period 0.5'
 echo \$? > "$dir/rc"
 stty -a > "$dir/after"
@@ -105,4 +107,20 @@ for sig in INT TERM HUP QUIT SEGV ABRT BUS FPE ILL USR1; do
 		diff "$dir/before" "$dir/after"
 	fi
 done
+# ignored at start (nohup): SIGHUP stays ignored, idletop runs on
+touch "$dir/nohup"
+if start; then
+	kill -s HUP "$(cat "$dir/pid")"
+	sleep 1
+	if [ ! -e "$dir/rc" ] && [ "$(flags)" = "1 0 1" ]; then
+		ok "SIGHUP ignored at start (nohup) stays ignored"
+	else
+		bad "SIGHUP ignored at start ended idletop: exit $(cat "$dir/rc" 2> /dev/null)"
+	fi
+	kill -s TERM "$(cat "$dir/pid")"
+	until_ok 10 test -s "$dir/after" || bad "nohup: SIGTERM did not end idletop"
+else
+	bad "nohup: idletop did not start"
+fi
+rm -f "$dir/nohup"
 exit $fail
