@@ -110,7 +110,7 @@ static void status_line(struct ui *u)
 		{ A_HELP, "help" }, { A_ZOOM_IN, "zoom" }, { A_DETAIL, "details" },
 		{ A_BACK, "back" }, { A_SORT_NEXT, "sort" },
 		{ A_FILTER, "filter" }, { A_UNITS, "units" },
-		{ A_PAUSE, "pause" }, { A_QUIT, "quit" },
+		{ A_PAUSE, "freeze" }, { A_QUIT, "quit" },
 	};
 	struct sbuf b;
 	const char *l;
