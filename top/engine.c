@@ -141,12 +141,12 @@ void engine_progress(const struct engine *e, struct engine_progress *p)
 	p->left = sc->cycle_mono + sc->cfg.period - now_mono();
 	if (p->left < 0)
 		p->left = 0;
-	if (sc->priming)
+	if (sc->priming) {
 		p->left += sc->cfg.period;
-	if (sc->priming)
 		f /= 2;
-	else if (sc->cycle == sc->prime_cycle + 1)
+	} else if (sc->cycle == sc->prime_cycle + 1) {
 		f = (1 + f) / 2;
+	}
 	p->done = f;
 }
 
