@@ -15,13 +15,16 @@
  *
  * A sanitizer report (the suite builds this with ASan and UBSan, exiting
  * on the first) prints the target and the input that caused it.  Prints
- * one line per target and "N passed, N failed".
+ * one line per target and "N passed, N failed".  Built with
+ * -DFUZZ_LIBFUZZER (`make libfuzzer`, clang) the same targets run under
+ * libFuzzer instead, coverage-guided, for long runs by hand.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "fixture.h"
 #include "fuzz.h"
 #include "util.h"
 
@@ -39,6 +42,108 @@ uint64_t fuzz_rand(void)
 	rng ^= rng >> 27;
 	return rng * 0x2545f4914f6cdd1dULL;
 }
+
+static void dump(const char *what, const char *data, size_t len)
+{
+	size_t i;
+
+	fprintf(stderr, "fuzz: %s: input of %zu bytes: \"", what, len);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)data[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			fputc(c, stderr);
+		else
+			fprintf(stderr, "\\x%02x", c);
+	}
+	fprintf(stderr, "\"\n");
+}
+
+/* Weak: only there when built with a sanitizer. */
+void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+
+static void on_death(void)
+{
+	if (cur_target)
+		dump(cur_target, cur_data, cur_len);
+}
+
+/* One input in a buffer of exactly len + 1 bytes. */
+static int run_one(const struct fuzz_target *t, const char *src, size_t len)
+{
+	char *d;
+	int rc;
+
+	if (!t->binary)
+		len = strnlen(src, len);
+	d = malloc(len + 1);
+	if (!d)
+		return -1;
+	memcpy(d, src, len);
+	d[len] = '\0';
+	cur_target = t->name;
+	cur_data = d;
+	cur_len = len;
+	rc = t->run(d, len);
+	if (rc)
+		dump(t->name, d, len);
+	cur_target = NULL;
+	free(d);
+	return rc;
+}
+
+#ifdef FUZZ_LIBFUZZER
+/*
+ * libFuzzer (clang -fsanitize=fuzzer, `make libfuzzer`): coverage-guided,
+ * for long runs by hand.  FUZZ_TARGET names the target; with
+ * FUZZ_SEEDS=DIR its seeds are written to DIR first (DIR/seed-N), so
+ * that `FUZZ_SEEDS=c FUZZ_TARGET=mountinfo libfuzz c` starts from them.
+ */
+static const struct fuzz_target *lf_target;
+
+static void write_seeds(const char *dir)
+{
+	char name[32];
+	size_t i;
+
+	for (i = 0; lf_target->seeds[i]; i++) {
+		snprintf(name, sizeof(name), "seed-%zu", i);
+		if (fx_write(dir, name, lf_target->seeds[i]))
+			perror(dir);
+	}
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *name = getenv("FUZZ_TARGET"), *seeds = getenv("FUZZ_SEEDS");
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	for (i = 0; name && i < fuzz_ntargets; i++)
+		if (!strcmp(fuzz_targets[i].name, name))
+			lf_target = &fuzz_targets[i];
+	if (!lf_target || fuzz_setup()) {
+		fprintf(stderr, "fuzz: set FUZZ_TARGET to one of:");
+		for (i = 0; i < fuzz_ntargets; i++)
+			fprintf(stderr, " %s", fuzz_targets[i].name);
+		fprintf(stderr, "\n");
+		exit(2);
+	}
+	if (seeds)
+		write_seeds(seeds);
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(on_death);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	if (run_one(lf_target, (const char *)data, len))
+		abort();	/* an invariant failed: a finding */
+	return 0;
+}
+#else
 
 static size_t below(size_t n)
 {
@@ -114,55 +219,6 @@ static size_t edit(char *buf, size_t len, const struct fuzz_target *t)
 		}
 	}
 	return len;
-}
-
-static void dump(const char *what, const char *data, size_t len)
-{
-	size_t i;
-
-	fprintf(stderr, "fuzz: %s: input of %zu bytes: \"", what, len);
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)data[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-			fputc(c, stderr);
-		else
-			fprintf(stderr, "\\x%02x", c);
-	}
-	fprintf(stderr, "\"\n");
-}
-
-/* Weak: only there when built with a sanitizer. */
-void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
-
-static void on_death(void)
-{
-	if (cur_target)
-		dump(cur_target, cur_data, cur_len);
-}
-
-/* One input in a buffer of exactly len + 1 bytes. */
-static int run_one(const struct fuzz_target *t, const char *src, size_t len)
-{
-	char *d;
-	int rc;
-
-	if (!t->binary)
-		len = strnlen(src, len);
-	d = malloc(len + 1);
-	if (!d)
-		return -1;
-	memcpy(d, src, len);
-	d[len] = '\0';
-	cur_target = t->name;
-	cur_data = d;
-	cur_len = len;
-	rc = t->run(d, len);
-	if (rc)
-		dump(t->name, d, len);
-	cur_target = NULL;
-	free(d);
-	return rc;
 }
 
 static int fuzz_target(const struct fuzz_target *t, double seconds,
@@ -268,3 +324,4 @@ int main(int argc, char **argv)
 	printf("%d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }
+#endif
