@@ -19,10 +19,15 @@ idletop=${IDLETOP:-$top/top/idletop}	# IDLETOP=: another build
 mkfixture=$top/build/top/unit/mkfixture
 command -v tmux > /dev/null || { echo "FAIL: tmux not found (Debian package tmux)"; exit 1; }
 dir=$(mktemp -d)
-S=idletop-hdr-$$
-tm() { tmux -L "$S" -f /dev/null "$@"; }	# a private tmux server
+n=0 S=idletop-hdr-$$-0
+# a private tmux server per start (a new one never meets the last one
+# dying): nothing of the user's own sessions is touched
+tm() { tmux -L "$S" -f /dev/null "$@"; }
 cleanup() {
-	tm kill-server 2> /dev/null
+	local i
+	for ((i = 0; i <= n; i++)); do
+		tmux -L "idletop-hdr-$$-$i" kill-server 2> /dev/null
+	done
 	rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -44,8 +49,9 @@ line() { tm capture-pane -p -t "$S" | sed -n "$1p"; }
 on_line() { line "$1" | grep -qE "$2"; }
 nowhere() { ! tm capture-pane -p -t "$S" | grep -qE "$1"; }
 
-start() {	# root: idletop at --period 0.5 in a fresh session
+start() {	# root: idletop at --period 0.5 in a fresh server
 	tm kill-server 2> /dev/null
+	n=$((n + 1)) S=idletop-hdr-$$-$n
 	tm new-session -d -x 120 -y 24 -s "$S" \
 		"env LANG=C.UTF-8 TERM=screen $idletop --root $1 --period 0.5 --cpu 100; sleep 600" ||
 		{ bad "tmux new-session"; return 1; }
