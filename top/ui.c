@@ -175,7 +175,6 @@ static void set_period(struct ui *u, const char *s)
 		ui_msg(u, "%s", u->e->err);
 		return;
 	}
-	u->cfg->period = v;
 	ui_msg(u, "period %gs: measuring anew, next report in %gs", v, 2 * v);
 }
 
