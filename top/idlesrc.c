@@ -283,6 +283,23 @@ static int write_done(struct idlesrc *s, ssize_t r, size_t len,
 	return 0;
 }
 
+void idlesrc_error(const struct idlesrc *s, const char *what, char *err,
+		   size_t errlen)
+{
+	if (!strcmp(what, "mark") && errno == EIO && s->lost_pfn != UINT64_MAX)
+		snprintf(err, errlen, "mark %s: the kernel stopped at PFN "
+			 "%#llx, before PFN %#llx which is to be marked: "
+			 "marks lost, idle would be undercounted", s->path,
+			 (unsigned long long)s->stop_pfn,
+			 (unsigned long long)s->lost_pfn);
+	else if (!strcmp(what, "mark"))
+		snprintf(err, errlen, "mark %s at PFN %#llx: %s", s->path,
+			 (unsigned long long)s->stop_pfn, strerror(errno));
+	else
+		snprintf(err, errlen, "%s %s: %s", what, s->path,
+			 strerror(errno));
+}
+
 int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 		 const uint8_t *mark)
 {

@@ -91,6 +91,12 @@ ssize_t idlesrc_read(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle);
 int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 		 const uint8_t *mark);
 /*
+ * Why the last `what` ("read", "mark", "scan") failed, from errno (and
+ * for a mark, where it stopped), into err.
+ */
+void idlesrc_error(const struct idlesrc *s, const char *what, char *err,
+		   size_t errlen);
+/*
  * Only with s->scan: one KPAGEIDLE_SCAN pass over [pfn, pfn + n): idle[i]
  * (unless idle is NULL) as idlesrc_read() would give it, and with mark
  * every user (LRU) page re-marked idle right after its test, as the

@@ -246,24 +246,7 @@ static ssize_t read_u64s(int fd, uint64_t *buf, uint64_t pfn, size_t n)
 static int src_error(struct scanner *sc, const char *what, char *err,
 		     size_t errlen)
 {
-	snprintf(err, errlen, "%s %s: %s", what, sc->src.path,
-		 strerror(errno));
-	return -1;
-}
-
-static int mark_error(struct scanner *sc, char *err, size_t errlen)
-{
-	const struct idlesrc *s = &sc->src;
-
-	if (errno == EIO && s->lost_pfn != UINT64_MAX)
-		snprintf(err, errlen, "mark %s: the kernel stopped at PFN "
-			 "%#llx, before PFN %#llx which is to be marked: "
-			 "marks lost, idle would be undercounted", s->path,
-			 (unsigned long long)s->stop_pfn,
-			 (unsigned long long)s->lost_pfn);
-	else
-		snprintf(err, errlen, "mark %s at PFN %#llx: %s", s->path,
-			 (unsigned long long)s->stop_pfn, strerror(errno));
+	idlesrc_error(&sc->src, what, err, errlen);
 	return -1;
 }
 
@@ -318,7 +301,7 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 		}
 	if (!sc->src.scan && !sc->no_mark &&
 	    idlesrc_mark(&sc->src, pfn, n, sc->mark))
-		return mark_error(sc, err, errlen);
+		return src_error(sc, "mark", err, errlen);
 	return (ssize_t)n;
 }
 
