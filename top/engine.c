@@ -135,6 +135,7 @@ void engine_progress(const struct engine *e, struct engine_progress *p)
 
 	p->cycle = sc->cycle;
 	p->priming = sc->priming;
+	p->fresh = sc->priming || sc->cycle == sc->prime_cycle + 1;
 	p->period = sc->cfg.period;
 	if (sc->pass_done)
 		f = 1;
@@ -144,7 +145,7 @@ void engine_progress(const struct engine *e, struct engine_progress *p)
 	if (sc->priming) {
 		p->left += sc->cfg.period;
 		f /= 2;
-	} else if (sc->cycle == sc->prime_cycle + 1) {
+	} else if (p->fresh) {
 		f = (1 + f) / 2;
 	}
 	p->done = f;

@@ -33,6 +33,7 @@ struct engine {
 struct engine_progress {
 	uint64_t cycle;		/* the cycle in progress */
 	int priming;		/* it only marks (start, after a new period) */
+	int fresh;		/* priming, or the first cycle counted after */
 	double done;		/* fraction of the time to the next report */
 	double left;		/* seconds to the next report */
 	double period;		/* of the cycle in progress */

@@ -33,7 +33,7 @@ static void cycle_line(struct ui *u, struct sbuf *b)
 	if (!ui_measured(u))
 		sb_printf(b, "measuring%s %3.0f%%, ", u->utf8 ? "\u2026" : "...",
 			  100 * p.done);
-	else if (p.priming || p.cycle == e->sc.prime_cycle + 1)
+	else if (p.fresh)
 		sb_printf(b, "new period: %3.0f%%, ", 100 * p.done);
 	else
 		sb_printf(b, "cycle %llu: %3.0f%%, ",
