@@ -162,7 +162,7 @@ int fmt_hidden(uint32_t cp)
 struct esc_policy {
 	const char *backslash, *quote;
 	const char *hex;	/* before a byte's two hex digits */
-	int json;		/* hidden code points as \uXXXX, U+FFFD doubled */
+	int json;	/* hidden code points as \uXXXX, U+FFFD doubled */
 };
 
 static const struct esc_policy policy[] = {

@@ -11,7 +11,7 @@
 
 static struct termios saved;
 static int tty_fd = -1;
-static char undo[256];		/* rmcup cnorm sgr0 rmkx, padding removed */
+static char undo[256];	/* rmkx sgr0 cnorm rmcup, padding removed */
 static size_t undo_len;
 static volatile sig_atomic_t armed;
 

@@ -18,7 +18,7 @@ struct fuzz_target {
 	int (*run)(const char *data, size_t len);
 	const char *const *seeds;	/* NULL-terminated */
 	int binary;			/* inputs may hold NULs */
-	unsigned cost;			/* relative time per input (1: parser) */
+	unsigned cost;		/* share of the time (1: a parser) */
 };
 
 extern const struct fuzz_target fuzz_targets[];

@@ -6,6 +6,7 @@
  *   mountinfo: cg_mountinfo_cgroup2();
  *   cgroup.procs, /proc/PID/status: procs_read() over files in a temp
  *	root (the detail screen's process list);
+ *   lru_gen/enabled: idlesrc_mglru_unfixed() (item 9's MGLRU check);
  *   kpage: /proc/kpageflags, kpagecgroup, kpageidle and the page_idle
  *	bitmap of any length (short reads: not a multiple of 8, shorter
  *	than each other, empty) and content, through the whole engine
@@ -31,27 +32,47 @@
 
 static struct fixture fx;
 static uint64_t ino[3];
+static char *lg_root;	/* a root with lru_gen/enabled and no kpageidle */
+
+/* mkdir -p root/rel, rel relative and not empty; -1 on error. */
+static int mkdir_p(const char *root, const char *rel)
+{
+	char *p = path_join(root, rel), *s;
+	int rc = 0;
+
+	if (!p)
+		return -1;
+	for (s = p + strlen(root); !rc && (s = strchr(s + 1, '/'));) {
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+	}
+	if (!rc && mkdir(p, 0755) && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
 
 int fuzz_setup(void)
 {
-	char *dir;
-	int rc;
-
 	if (fx_create(&fx, 64))
 		return -1;
 	ino[0] = fx_ino(&fx, "/");
 	ino[1] = fx_mkcg(&fx, "/a");
 	ino[2] = fx_mkcg(&fx, "/a/b");
-	if (!ino[1] || !ino[2] || fx_write_pages(&fx, 1, 1))
+	lg_root = path_join(fx.root, "lg");
+	if (!ino[1] || !ino[2] || fx_write_pages(&fx, 1, 1) || !lg_root ||
+	    mkdir_p(fx.root, "proc/42") ||
+	    mkdir_p(fx.root, "lg/sys/kernel/mm/lru_gen"))
 		return -1;
-	dir = path_join(fx.root, "proc/42");
-	rc = dir && !mkdir(dir, 0755) ? 0 : -1;
-	free(dir);
-	return rc;
+	return 0;
 }
 
 void fuzz_teardown(void)
 {
+	free(lg_root);
+	lg_root = NULL;
 	if (fx.root)
 		fx_destroy(&fx);
 	memset(&fx, 0, sizeof(fx));
@@ -174,6 +195,22 @@ static int run_status(const char *d, size_t len)
 	return procs("42\n", d);
 }
 
+static const char *const lru_gen_seeds[] = {
+	"0x0007\n", "0x0000\n", "y\n", "n\n", "0x0001", "", NULL,
+};
+
+/* /sys/kernel/mm/lru_gen/enabled on a kernel without the series. */
+static int run_lru_gen(const char *d, size_t len)
+{
+	int r;
+
+	(void)len;
+	if (fx_write(lg_root, "sys/kernel/mm/lru_gen/enabled", d))
+		return -1;
+	r = idlesrc_mglru_unfixed(lg_root);
+	return r == 0 || r == 1 ? 0 : -1;
+}
+
 /*
  * kpage: "FLAGS CGROUP IDLE BITMAP SOURCE" (file lengths in bytes, a
  * length over 1 MiB: no such file; SOURCE: --source 0..4), then a
@@ -223,7 +260,8 @@ static int kfile(const char *rel, unsigned long len, int kind,
 	if (fd < 0)
 		goto out;
 	for (i = 0; i < words; i++)
-		w[i] = word(kind, plen ? pat[(i * 7 + (size_t)kind) % plen] : 0);
+		w[i] = word(kind, plen ? pat[(i * 7 + (size_t)kind) % plen]
+				      : 0);
 	if (pwrite_full(fd, w, len, 0) == (ssize_t)len)
 		rc = 0;
 out:
@@ -232,6 +270,12 @@ out:
 	free(w);
 	free(path);
 	return rc;
+}
+
+/* Up to 8192 PFNs and 7 bytes; over 1 MiB stays: no such file. */
+static unsigned long klen(unsigned long l, unsigned long cap)
+{
+	return l > (1UL << 20) ? l : l % cap;
 }
 
 static int run_kpage(const char *d, size_t len)
@@ -248,12 +292,12 @@ static int run_kpage(const char *d, size_t len)
 		return 0;
 	pat = (const unsigned char *)d + used;
 	len -= (size_t)used;
-	if (l[0] > (1UL << 20))		/* no kpageflags: not this target */
+	if (l[0] > (1UL << 20))	/* no kpageflags: not this target */
 		l[0] = 0;
-	if (kfile("proc/kpageflags", l[0] % 65544, 0, pat, len) ||
-	    kfile("proc/kpagecgroup", l[1] > (1UL << 20) ? l[1] : l[1] % 65544, 1, pat, len) ||
-	    kfile(IDLESRC_KPAGEIDLE_PATH, l[2] > (1UL << 20) ? l[2] : l[2] % 65544, 2, pat, len) ||
-	    kfile(IDLESRC_BITMAP_PATH, l[3] > (1UL << 20) ? l[3] : l[3] % 8200, 2, pat, len))
+	if (kfile("proc/kpageflags", klen(l[0], 65544), 0, pat, len) ||
+	    kfile("proc/kpagecgroup", klen(l[1], 65544), 1, pat, len) ||
+	    kfile(IDLESRC_KPAGEIDLE_PATH, klen(l[2], 65544), 2, pat, len) ||
+	    kfile(IDLESRC_BITMAP_PATH, klen(l[3], 8200), 2, pat, len))
 		return -1;
 	options_default(&c);
 	c.root = fx.root;
@@ -274,6 +318,7 @@ const struct fuzz_target fuzz_targets[] = {
 	{ "mountinfo", run_mountinfo, mountinfo_seeds, 0, 1 },
 	{ "cgroup.procs", run_procs, procs_seeds, 0, 1 },
 	{ "status", run_status, status_seeds, 0, 1 },
+	{ "lru_gen", run_lru_gen, lru_gen_seeds, 0, 1 },
 	{ "kpage", run_kpage, kpage_seeds, 0, 2 },
 };
 const size_t fuzz_ntargets = sizeof(fuzz_targets) / sizeof(*fuzz_targets);

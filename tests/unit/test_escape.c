@@ -257,7 +257,8 @@ static void test_random(void **state)
 		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
 		len = (int)(seed % (sizeof(name) - 1));
 		for (k = 0; k < len; k++) {
-			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			seed ^= seed << 13, seed ^= seed >> 7;
+			seed ^= seed << 17;
 			name[k] = pool[seed % (sizeof(pool) - 1)];
 		}
 		name[len] = '\0';
