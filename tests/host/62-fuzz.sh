@@ -4,8 +4,9 @@
 #
 # The parser fuzzer (tests/unit/fuzz.c) under ASan and UBSan: every file
 # idletop parses (memory.stat, memory.max & co, memory.pressure,
-# mountinfo, cgroup.procs, /proc/PID/status, and the kernel files of any
-# length through the engine), a fixed seed, FUZZ_SECONDS (10) in all.
+# mountinfo, cgroup.procs, /proc/PID/status, lru_gen/enabled, and the
+# kernel files of any length through the engine), a fixed seed,
+# FUZZ_SECONDS (10) in all.
 # A longer run by hand, with a new seed each time:
 #   make -C top BUILD=$PWD/build/top-san OUT=$PWD/build/top-san \
 #	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all" fuzz
