@@ -32,7 +32,7 @@ int idlesrc_mglru_unfixed(const char *root)
 	char *en = path_join(root, IDLESRC_LRU_GEN_PATH);
 	char *text = NULL, *end;
 	unsigned long long caps = 1;
-	int series = 0;
+	int series = 0, mglru = 0;
 
 	if (kpi && !access(kpi, F_OK))
 		series = 1;
@@ -43,11 +43,12 @@ int idlesrc_mglru_unfixed(const char *root)
 		caps = strtoull(text, &end, 0);
 		if (errno || end == text || (*end && *end != '\n'))
 			caps = 1;	/* unknown: say so rather than not */
+		mglru = caps & 1;
 	}
 	free(kpi);
 	free(en);
 	free(text);
-	return text && (caps & 1);
+	return mglru;
 }
 
 const char *idlesrc_method(const struct idlesrc *s)
