@@ -8,6 +8,7 @@
  *  "cpu_bound":BOOL, "source":"kpageidle"|"bitmap",
  *  "method":"scan-ioctl"|"read-write", "page_size":B,
  *  "pfns":N, "ws_cycles":K, "headroom_pct":P, "age_buckets":[1,2,4,8,16],
+ *  "warnings":[{"id":"mglru_unfixed", "message":STR}] (empty: none),
  *  "cgroups":[{"path":STR, "ino":N, "parent":INDEX|null, "depth":N,
  *    "pseudo":BOOL,
  *    "memory":{"current":B|null, "low":B|"max"|null, "high":..., "max":...,
@@ -120,6 +121,22 @@ static void cgroup(struct sbuf *b, const struct cg_stat *s, uint64_t ps)
 	sb_puts(b, "},");
 }
 
+static void warnings(struct sbuf *b, const struct report *r)
+{
+	unsigned bit;
+
+	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1) {
+		if (!(r->p.warnings & bit))
+			continue;
+		sb_puts(b, "{");
+		jstr(b, "id", report_warning_id(bit));
+		jstr(b, "message", report_warning_text(bit));
+		unclose(b);
+		sb_puts(b, "},");
+	}
+	unclose(b);
+}
+
 static void head(struct sbuf *b, const struct report *r)
 {
 	int i;
@@ -139,6 +156,8 @@ static void head(struct sbuf *b, const struct report *r)
 		  r->p.headroom_pct);
 	for (i = 0; i < AGE_BUCKETS; i++)
 		sb_printf(b, "%s%u", i ? "," : "", age_bucket_min[i]);
+	sb_puts(b, "],\"warnings\":[");
+	warnings(b, r);
 	sb_puts(b, "],");
 }
 

@@ -101,6 +101,24 @@ static void current(struct sbuf *b, const struct report *r)
 	}
 }
 
+/* Every known warning, 0 or 1, so that alerts need no absent(). */
+static void warnings(struct sbuf *b, const struct report *r)
+{
+	struct sbuf h;
+	unsigned bit;
+
+	sb_init(&h);
+	sb_puts(&h, "1 when a known problem makes the numbers wrong.");
+	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1)
+		sb_printf(&h, " %s: %s", report_warning_id(bit),
+			  report_warning_text(bit));
+	family(b, "idletop_warning", NULL, h.oom ? "?" : sb_str(&h));
+	sb_free(&h);
+	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1)
+		sb_printf(b, "idletop_warning{warning=\"%s\"} %d\n",
+			  report_warning_id(bit), !!(r->p.warnings & bit));
+}
+
 static void globals(struct sbuf *b, const struct report *r)
 {
 	family(b, "idletop_build_info", NULL,
@@ -120,6 +138,7 @@ static void globals(struct sbuf *b, const struct report *r)
 	family(b, "idletop_cycle_cpu_seconds", "seconds",
 	       "CPU time the cycle cost.");
 	sb_printf(b, "idletop_cycle_cpu_seconds %.3f\n", r->cpu);
+	warnings(b, r);
 }
 
 int batch_openmetrics(FILE *f, const struct report *r)

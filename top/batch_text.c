@@ -24,6 +24,15 @@ static void col_limit(struct sbuf *b, int has, uint64_t v)
 		col_bytes(b, v);
 }
 
+static void warnings(struct sbuf *b, const struct report *r)
+{
+	unsigned bit;
+
+	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1)
+		if (r->p.warnings & bit)
+			sb_printf(b, "WARNING: %s\n", report_warning_text(bit));
+}
+
 static void header(struct sbuf *b, const struct report *r)
 {
 	struct sbuf d;
@@ -37,6 +46,7 @@ static void header(struct sbuf *b, const struct report *r)
 		  r->p.method ? r->p.method : "?",
 		  (unsigned long long)r->pfns,
 		  (unsigned long long)r->p.page_size, r->cpu);
+	warnings(b, r);
 	sb_printf(b, "WS: resident less pages idle >= %u cycle(s); "
 		  "LOW* = WS, HIGH* = WS + %u%% (4 MiB units)\n",
 		  r->p.ws_cycles, r->p.headroom_pct);

@@ -9,6 +9,20 @@
 #include "engine.h"
 #include "util.h"
 
+/*
+ * Known kernel problems with the numbers, looked at again for every
+ * report: a report warns when the problem was there at the start or at
+ * the end of its cycle (the last look, or this one).
+ */
+static void check_kernel(struct engine *e)
+{
+	unsigned now = idlesrc_mglru_unfixed(e->sc.root) ?
+		       REPORT_WARN_MGLRU : 0;
+
+	e->params.warnings = now | e->warn_last;
+	e->warn_last = now;
+}
+
 int engine_open(struct engine *e, const struct config *cfg)
 {
 	struct scan_config sc = {
@@ -29,11 +43,14 @@ int engine_open(struct engine *e, const struct config *cfg)
 			snprintf(e->err, sizeof(e->err), "out of memory");
 		return -1;
 	}
-	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err)))
-		goto fail;
-	cg_tree_free(&tree);
 	if (scan_open(&e->sc, cfg->root, &sc, e->err, sizeof(e->err)))
 		goto fail;
+	/* can the tree be read? (its CPU counts against --cpu: pace.h) */
+	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err))) {
+		scan_close(&e->sc);
+		goto fail;
+	}
+	cg_tree_free(&tree);
 	e->params.ws_cycles = cfg->ws_cycles;
 	e->params.headroom_pct = cfg->headroom_pct;
 	e->params.period = cfg->mark_wait >= 0 ? cfg->mark_wait : cfg->period;
@@ -41,6 +58,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 	e->params.method = idlesrc_method(&e->sc.src);
 	e->params.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	e->params.nr_pfns = e->sc.nr_pfns;
+	check_kernel(e);
 	return 0;
 fail:
 	free(e->cgdir);
@@ -51,6 +69,7 @@ fail:
 void engine_close(struct engine *e)
 {
 	report_free(&e->report);
+	report_free(&e->held);
 	scan_close(&e->sc);
 	free(e->cgdir);
 	e->cgdir = NULL;
@@ -61,20 +80,75 @@ double engine_wait(const struct engine *e)
 	return scan_wait(&e->sc);
 }
 
-/* Rescan the tree (new and vanished cgroups) and join the last cycle. */
+/*
+ * Rescan the tree (new and vanished cgroups) and join the last cycle,
+ * into e->report, or e->held while frozen (then 0: nothing new shown).
+ */
 static int build(struct engine *e)
 {
+	struct report *r = e->frozen ? &e->held : &e->report;
 	struct cg_tree tree = { 0 };
 
 	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err)))
 		return -1;
-	report_free(&e->report);
-	if (report_build(&e->report, &tree, &e->sc.last, &e->params)) {
-		report_free(&e->report);
+	check_kernel(e);
+	report_free(r);
+	if (report_build(r, &tree, &e->sc.last, &e->params)) {
+		report_free(r);
 		snprintf(e->err, sizeof(e->err), "out of memory");
 		return -1;
 	}
+	return !e->frozen;
+}
+
+int engine_set_period(struct engine *e, double seconds)
+{
+	if (!(seconds >= 0.01 && seconds <= 604800)) {
+		snprintf(e->err, sizeof(e->err), "period %g out of range "
+			 "(0.01..604800 seconds)", seconds);
+		return -1;
+	}
+	scan_restart(&e->sc, seconds);
+	e->params.period = seconds;
+	return 0;
+}
+
+int engine_freeze(struct engine *e, int on)
+{
+	e->frozen = on;
+	if (on || e->held.cycle <= e->report.cycle)
+		return 0;
+	report_free(&e->report);
+	e->report = e->held;
+	memset(&e->held, 0, sizeof(e->held));
 	return 1;
+}
+
+/*
+ * A priming pass and the counted cycle after it are one wait for the
+ * next report: two periods.
+ */
+void engine_progress(const struct engine *e, struct engine_progress *p)
+{
+	const struct scanner *sc = &e->sc;
+	double f = sc->nr_pfns ? (double)sc->cursor / (double)sc->nr_pfns : 1;
+
+	p->cycle = sc->cycle;
+	p->priming = sc->priming;
+	p->fresh = sc->priming || sc->cycle == sc->prime_cycle + 1;
+	p->period = sc->cfg.period;
+	if (sc->pass_done)
+		f = 1;
+	p->left = sc->cycle_mono + sc->cfg.period - now_mono();
+	if (p->left < 0)
+		p->left = 0;
+	if (sc->priming) {
+		p->left += sc->cfg.period;
+		f /= 2;
+	} else if (p->fresh) {
+		f = (1 + f) / 2;
+	}
+	p->done = f;
 }
 
 int engine_step(struct engine *e)
@@ -90,7 +164,7 @@ int engine_mark_wait(struct engine *e, double seconds,
 	double until;
 	int rc = 0;
 
-	while (e->sc.cycle == 0 && !*stop)
+	while (e->sc.priming && !*stop)
 		if (scan_slice(&e->sc, e->err, sizeof(e->err)) < 0)
 			return -1;
 	until = now_mono() + seconds;

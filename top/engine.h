@@ -22,8 +22,21 @@ struct engine {
 	struct scanner sc;
 	char *cgdir;			/* cgroup2 root directory */
 	struct report_params params;
-	struct report report;		/* latest; report.cycle 0 = none yet */
+	struct report report;		/* shown; report.cycle 0 = none yet */
+	struct report held;		/* newer, while frozen */
+	int frozen;
+	unsigned warn_last;		/* REPORT_WARN_* at the last look */
 	char err[512];			/* why the last call failed */
+};
+
+/* Where the measurement stands, for a progress display. */
+struct engine_progress {
+	uint64_t cycle;		/* the cycle in progress */
+	int priming;		/* it only marks (start, after a new period) */
+	int fresh;		/* priming, or the first cycle counted after */
+	double done;		/* fraction of the time to the next report */
+	double left;		/* seconds to the next report */
+	double period;		/* of the cycle in progress */
 };
 
 /* Find the cgroup root, open the sources. 0, or -1 with e->err. */
@@ -36,6 +49,20 @@ double engine_wait(const struct engine *e);
  * (the tree was rescanned for it), 0: nothing new, -1: error (e->err).
  */
 int engine_step(struct engine *e);
+/*
+ * A new period: the cycle in progress is dropped and a priming pass at
+ * the new period starts (idle ages restart), so the next report, two
+ * periods on, is measured at that period throughout; e->report stays
+ * until then. 0, or -1 with e->err for a period out of range.
+ */
+int engine_set_period(struct engine *e, double seconds);
+/*
+ * Freeze (on) or thaw the report: measuring goes on, engine_step() keeps
+ * scanning, but completed cycles go to e->held, not e->report.  Thawing
+ * returns 1 when e->report was replaced by a newer cycle, else 0.
+ */
+int engine_freeze(struct engine *e, int on);
+void engine_progress(const struct engine *e, struct engine_progress *p);
 /*
  * One shot (--mark-wait): mark everything, wait `seconds` (or until
  * *stop), read everything once and build e->report. 0, 1 if stopped,

@@ -119,86 +119,122 @@ size_t utf8_seq(const unsigned char *s, uint32_t *cp)
 	return n;
 }
 
-static void put_hex(struct sbuf *b, const char *pre, unsigned char c)
+/*
+ * Code points that are valid UTF-8 but must not reach a terminal raw:
+ * C0, DEL, C1, and the invisible ones that reorder, join or hide text
+ * or break lines (general category Cf, Zl, Zp and the rest of Unicode's
+ * Default_Ignorable_Code_Point, plus the noncharacters U+FFFE/U+FFFF):
+ * U+202E or U+2066 turn the rest of a row around, U+200B takes no cell.
+ */
+static const uint32_t hidden[][2] = {
+	{ 0x0000, 0x001f }, { 0x007f, 0x009f }, { 0x00ad, 0x00ad },
+	{ 0x034f, 0x034f }, { 0x0600, 0x0605 }, { 0x061c, 0x061c },
+	{ 0x06dd, 0x06dd }, { 0x070f, 0x070f }, { 0x0890, 0x0891 },
+	{ 0x08e2, 0x08e2 }, { 0x115f, 0x1160 }, { 0x17b4, 0x17b5 },
+	{ 0x180b, 0x180f }, { 0x200b, 0x200f }, { 0x2028, 0x202e },
+	{ 0x2060, 0x206f }, { 0x3164, 0x3164 }, { 0xfe00, 0xfe0f },
+	{ 0xfeff, 0xfeff }, { 0xffa0, 0xffa0 }, { 0xfff0, 0xfffb },
+	{ 0xfffe, 0xffff }, { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd },
+	{ 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a },
+	{ 0xe0000, 0xe0fff },
+};
+
+int fmt_hidden(uint32_t cp)
 {
-	sb_printf(b, "%s%02x", pre, c);
+	size_t i;
+
+	for (i = 0; i < sizeof(hidden) / sizeof(*hidden) &&
+		    cp >= hidden[i][0]; i++)
+		if (cp <= hidden[i][1])
+			return 1;
+	return 0;
 }
 
-void fmt_esc_text(struct sbuf *b, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	uint32_t cp;
-	size_t n;
+/*
+ * What each format writes for the few things that need escaping; every
+ * other character is copied.  Text: \ doubled, a hidden code point or
+ * invalid byte as \xNN per byte.  OpenMetrics: the text form, escaped
+ * again by the label rules (\ -> \\, " -> \"), so a decoded label is the
+ * text form.  JSON: the name itself, hidden code points as \uXXXX (C0
+ * with the short escapes), an invalid byte as U+FFFD and two hex digits,
+ * a U+FFFD of the name doubled.
+ */
+struct esc_policy {
+	const char *backslash, *quote;
+	const char *hex;	/* before a byte's two hex digits */
+	int json;	/* hidden code points as \uXXXX, U+FFFD doubled */
+};
 
-	while (*s) {
-		n = utf8_seq(s, &cp);
-		if (*s == '\\')
-			sb_puts(b, "\\\\");
-		else if (n == 1 && cp >= 0x20 && cp < 0x7f)
-			sb_putc(b, (char)*s);
-		else if (n > 1 && !(cp >= 0x80 && cp < 0xa0))
-			sb_put(b, (const char *)s, n);
-		else
-			put_hex(b, "\\x", *s), n = 1;
-		s += n ? n : 1;
-	}
+static const struct esc_policy policy[] = {
+	[ESC_TEXT] = { "\\\\", "\"", "\\x", 0 },
+	[ESC_OM] = { "\\\\\\\\", "\\\"", "\\\\x", 0 },
+	[ESC_JSON] = { "\\\\", "\\\"", "\\ufffd", 1 },
+};
+
+static void json_cp(struct sbuf *b, uint32_t cp)
+{
+	static const char short_esc[] = "\nn\tt\rr\bb\ff";
+	const char *e = cp && cp < 0x20 ? strchr(short_esc, (int)cp) : NULL;
+
+	if (e && (e - short_esc) % 2 == 0)
+		sb_printf(b, "\\%c", e[1]);
+	else if (cp < 0x10000)
+		sb_printf(b, "\\u%04x", (unsigned)cp);
+	else	/* a UTF-16 surrogate pair */
+		sb_printf(b, "\\u%04x\\u%04x",
+			  (unsigned)(0xd800 + ((cp - 0x10000) >> 10)),
+			  (unsigned)(0xdc00 + ((cp - 0x10000) & 0x3ff)));
 }
 
-void fmt_esc_json(struct sbuf *b, const char *str)
+void fmt_esc(struct sbuf *b, const char *str, enum esc_to to)
 {
+	const struct esc_policy *p = &policy[to];
 	const unsigned char *s = (const unsigned char *)str;
-	static const char short_esc[] = "\"\"\\\\\nn\tt\rr\bb\ff";
-	const char *e;
 	uint32_t cp;
-	size_t n;
+	size_t n, i;
 
-	while (*s) {
+	for (; *s; s += n) {
 		n = utf8_seq(s, &cp);
-		e = n == 1 ? strchr(short_esc, *s) : NULL;
-		if (e && (e - short_esc) % 2 == 0) {
-			sb_putc(b, '\\');
-			sb_putc(b, e[1]);
-		} else if (n == 0) {
-			sb_puts(b, "\\ufffd");
+		if (!n) {
+			sb_printf(b, "%s%02x", p->hex, *s);
 			n = 1;
-		} else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
-			sb_printf(b, "\\u%04x", (unsigned)cp);
+		} else if (*s == '\\') {
+			sb_puts(b, p->backslash);
+		} else if (*s == '"') {
+			sb_puts(b, p->quote);
+		} else if (fmt_hidden(cp) && p->json) {
+			json_cp(b, cp);
+		} else if (fmt_hidden(cp)) {
+			for (i = 0; i < n; i++)
+				sb_printf(b, "%s%02x", p->hex, s[i]);
+		} else if (cp == 0xfffd && p->json) {
+			sb_puts(b, "\\ufffd\\ufffd");
 		} else {
 			sb_put(b, (const char *)s, n);
 		}
-		s += n;
 	}
 }
 
-void fmt_esc_om(struct sbuf *b, const char *str)
+void fmt_esc_text(struct sbuf *b, const char *s)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	uint32_t cp;
-	size_t n;
+	fmt_esc(b, s, ESC_TEXT);
+}
 
-	while (*s) {
-		n = utf8_seq(s, &cp);
-		if (*s == '\\')
-			sb_puts(b, "\\\\");
-		else if (*s == '"')
-			sb_puts(b, "\\\"");
-		else if (*s == '\n')
-			sb_puts(b, "\\n");
-		else if (n == 1 && cp >= 0x20 && cp < 0x7f)
-			sb_putc(b, (char)*s);
-		else if (n > 1 && !(cp >= 0x80 && cp < 0xa0))
-			sb_put(b, (const char *)s, n);
-		else
-			put_hex(b, "\\\\x", *s), n = 1;
-		s += n ? n : 1;
-	}
+void fmt_esc_json(struct sbuf *b, const char *s)
+{
+	fmt_esc(b, s, ESC_JSON);
+}
+
+void fmt_esc_om(struct sbuf *b, const char *s)
+{
+	fmt_esc(b, s, ESC_OM);
 }
 
 void fmt_bytes(struct sbuf *b, uint64_t bytes)
 {
 	static const char unit[] = "KMGTPE";
-	double v = (double)bytes;
-	int u = -1;
+	double v = (double)bytes / 1024;
+	int u = 0;
 
 	if (bytes < 1024) {
 		sb_printf(b, "%uB", (unsigned)bytes);

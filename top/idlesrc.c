@@ -26,6 +26,31 @@ const char *idlesrc_kind_name(enum idlesrc_kind k)
 	}
 }
 
+int idlesrc_mglru_unfixed(const char *root)
+{
+	char *kpi = path_join(root, IDLESRC_KPAGEIDLE_PATH);
+	char *en = path_join(root, IDLESRC_LRU_GEN_PATH);
+	char *text = NULL, *end;
+	unsigned long long caps = 1;
+	int series = 0, mglru = 0;
+
+	if (kpi && !access(kpi, F_OK))
+		series = 1;
+	if (!series && en)
+		text = read_text_file(en, NULL);
+	if (text) {
+		errno = 0;
+		caps = strtoull(text, &end, 0);
+		if (errno || end == text || (*end && *end != '\n'))
+			caps = 1;	/* unknown: say so rather than not */
+		mglru = caps & 1;
+	}
+	free(kpi);
+	free(en);
+	free(text);
+	return mglru;
+}
+
 const char *idlesrc_method(const struct idlesrc *s)
 {
 	return s->scan ? "scan-ioctl" : "read-write";
@@ -264,6 +289,23 @@ static int write_done(struct idlesrc *s, ssize_t r, size_t len,
 			return -1;
 		}
 	return 0;
+}
+
+void idlesrc_error(const struct idlesrc *s, const char *what, char *err,
+		   size_t errlen)
+{
+	if (!strcmp(what, "mark") && errno == EIO && s->lost_pfn != UINT64_MAX)
+		snprintf(err, errlen, "mark %s: the kernel stopped at PFN "
+			 "%#llx, before PFN %#llx which is to be marked: "
+			 "marks lost, idle would be undercounted", s->path,
+			 (unsigned long long)s->stop_pfn,
+			 (unsigned long long)s->lost_pfn);
+	else if (!strcmp(what, "mark"))
+		snprintf(err, errlen, "mark %s at PFN %#llx: %s", s->path,
+			 (unsigned long long)s->stop_pfn, strerror(errno));
+	else
+		snprintf(err, errlen, "%s %s: %s", what, s->path,
+			 strerror(errno));
 }
 
 int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,

@@ -48,6 +48,17 @@ struct idlesrc {
 
 #define IDLESRC_KPAGEIDLE_PATH	"proc/kpageidle"
 #define IDLESRC_BITMAP_PATH	"sys/kernel/mm/page_idle/bitmap"
+#define IDLESRC_LRU_GEN_PATH	"sys/kernel/mm/lru_gen/enabled"
+
+/*
+ * 1 when idle is overstated on this kernel: the multi-gen LRU is on (its
+ * main switch, bit 0x0001 of lru_gen/enabled; the file is absent without
+ * CONFIG_LRU_GEN) and the kernel lacks the idlemem series (no
+ * /proc/kpageidle), whose patch 0001 makes MGLRU clear the idle flag of
+ * the pages it finds accessed (docs/mglru.md).  A value that cannot be
+ * parsed counts as on.  0 otherwise.  Paths under root.
+ */
+int idlesrc_mglru_unfixed(const char *root);
 
 const char *idlesrc_kind_name(enum idlesrc_kind k);
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k);
@@ -79,6 +90,12 @@ ssize_t idlesrc_read(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle);
  */
 int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 		 const uint8_t *mark);
+/*
+ * Why the last `what` ("read", "mark", "scan") failed, from errno (and
+ * for a mark, where it stopped), into err.
+ */
+void idlesrc_error(const struct idlesrc *s, const char *what, char *err,
+		   size_t errlen);
 /*
  * Only with s->scan: one KPAGEIDLE_SCAN pass over [pfn, pfn + n): idle[i]
  * (unless idle is NULL) as idlesrc_read() would give it, and with mark

@@ -5,15 +5,18 @@
  *   -> after a completed cycle the engine has a new report: print it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "batch.h"
 #include "engine.h"
 #include "options.h"
+#include "tty.h"
 #include "ui.h"
 
 static volatile sig_atomic_t stop;
@@ -24,15 +27,58 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/*
+ * Signals whose default action ends idletop, other than SIGINT and
+ * SIGTERM (a clean exit through `stop`) and SIGPIPE (ignored: EPIPE).
+ * The TUI's terminal is put back (tty.c, async-signal-safe), then the
+ * action idletop found is put back and the signal raised again: the
+ * default action ends idletop by that signal (the exit status says which,
+ * a core dump is still written), or a sanitizer's handler reports.  A
+ * signal that was ignored at start (nohup) stays ignored.
+ */
+static const int fatal_signals[] = {
+	SIGHUP, SIGQUIT, SIGILL, SIGABRT, SIGFPE, SIGSEGV, SIGBUS, SIGSYS,
+	SIGTRAP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+	SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
+};
+static struct sigaction found[NSIG];
+
+static void on_fatal(int sig)
+{
+	tty_restore();
+	sigaction(sig, &found[sig], NULL);
+	raise(sig);	/* blocked here: acted on once we return */
+}
+
+/* The handler's own stack, so that it runs after a stack overflow too. */
+static void alt_stack(void)
+{
+	static char stack[64 * 1024];
+	stack_t ss = { .ss_sp = stack, .ss_size = sizeof(stack) };
+
+	sigaltstack(&ss, NULL);
+}
+
 static void setup_signals(void)
 {
 	struct sigaction sa;
+	size_t i;
+	int sig;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	alt_stack();
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_ONSTACK;
+	for (i = 0; i < sizeof(fatal_signals) / sizeof(*fatal_signals); i++) {
+		sig = fatal_signals[i];
+		if (!sigaction(sig, NULL, &found[sig]) &&
+		    found[sig].sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
+	}
 }
 
 /* Sleep up to `seconds`, waking early for input on fd (-1: none). */
@@ -44,30 +90,77 @@ static int wait_input(int fd, double seconds)
 	return poll(fd >= 0 ? &p : NULL, fd >= 0 ? 1 : 0, ms);
 }
 
-/* -o FILE: write FILE.tmp, then rename it over FILE. */
+/*
+ * -o FILE: a temp file made by mkstemp() beside FILE (O_EXCL: never an
+ * existing name, never through a planted symlink), ".NAME.XXXXXX" so
+ * that a textfile collector's "*.prom" does not match it; the report,
+ * fsync(), mode 0666 less the umask (what fopen() gave FILE before), then
+ * rename() over FILE: a reader sees the old report or the new one whole.
+ */
+static char *temp_beside(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	int dirlen = base ? (int)(base - path + 1) : 0;
+	char *tmp;
+
+	base = base ? base + 1 : path;
+	if (asprintf(&tmp, "%.*s.%s.XXXXXX", dirlen, path, base) < 0)
+		return NULL;
+	return tmp;
+}
+
+static int write_temp(int fd, const struct report *r, enum out_format fmt)
+{
+	mode_t mask = umask(0);
+	FILE *f;
+	int rc, e;
+
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask)) {
+		close(fd);
+		return -1;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -1;
+	}
+	rc = batch_print(f, r, fmt);
+	if (!rc && (fflush(f) || fsync(fileno(f))))
+		rc = -1;
+	e = errno;
+	if (fclose(f) && !rc) {
+		rc = -1;
+		e = errno;
+	}
+	errno = e;
+	return rc;
+}
+
 static int write_file(const char *path, const struct report *r,
 		      enum out_format fmt)
 {
-	char *tmp = NULL;
-	FILE *f;
-	int rc;
+	char *tmp = temp_beside(path);
+	int fd;
 
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
+	if (!tmp) {
+		fprintf(stderr, "idletop: %s\n", strerror(ENOMEM));
 		return -1;
-	f = fopen(tmp, "w");
-	if (!f) {
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
 		fprintf(stderr, "idletop: %s: %s\n", tmp, strerror(errno));
 		free(tmp);
 		return -1;
 	}
-	rc = batch_print(f, r, fmt);
-	if (fclose(f) || rc || rename(tmp, path)) {
+	if (write_temp(fd, r, fmt) || rename(tmp, path)) {
 		fprintf(stderr, "idletop: %s: %s\n", path, strerror(errno));
 		unlink(tmp);
-		rc = -1;
+		free(tmp);
+		return -1;
 	}
 	free(tmp);
-	return rc;
+	return 0;
 }
 
 /* A closed pipe (EPIPE) ends idletop quietly, with status 1. */

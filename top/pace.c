@@ -10,12 +10,20 @@ double pace_delay(const struct pace_in *in, int *cpu_bound)
 		by_period = in->period * (double)in->done_pfns /
 			    (double)in->nr_pfns - in->since_cycle;
 	if (in->cpu_frac > 0 && in->cpu_frac < 1)
-		by_cpu = in->slice_cpu / in->cpu_frac - in->slice_wall;
+		by_cpu = in->cpu_debt;
 	if (cpu_bound)
 		*cpu_bound = by_cpu > 0 && by_cpu > by_period;
 	if (by_cpu > by_period)
 		by_period = by_cpu;
 	return by_period > 0 ? by_period : 0;
+}
+
+double pace_debt(double debt, double cpu, double wall, double cpu_frac)
+{
+	if (cpu_frac <= 0 || cpu_frac >= 1)
+		return 0;
+	debt += cpu / cpu_frac - wall;
+	return debt > 0 ? debt : 0;
 }
 
 size_t pace_adapt(size_t cur, double wall_ms, double max_ms,

@@ -5,9 +5,15 @@
  * A cycle visits nr_pfns PFNs in slices. After a slice, the next one may
  * start at the later of
  *   period deadline: cycle_start + period * done_pfns / nr_pfns
- *   CPU budget:      slice_start + slice_cpu / cpu_frac
+ *   CPU budget:      now + cpu_debt
  * so a cycle takes `period` unless the CPU budget cannot fit it; then the
  * cycle stretches and the report says so (cpu_bound).
+ *
+ * The CPU debt covers all of the process's CPU time, not only slices: the
+ * cgroup tree walk and report build after a cycle, printing, the TUI.  It
+ * is a bucket: each interval adds cpu / cpu_frac and pays back its wall
+ * time, never below 0 (idle time is not saved up for bursts), so over any
+ * stretch that ends with the debt waited out, CPU <= cpu_frac * wall.
  */
 #ifndef IDLETOP_PACE_H
 #define IDLETOP_PACE_H
@@ -21,12 +27,18 @@ struct pace_in {
 	uint64_t nr_pfns;
 	uint64_t done_pfns;	/* PFNs done in this cycle, this slice included */
 	double since_cycle;	/* now - cycle start (s) */
-	double slice_wall;	/* this slice's wall time (s) */
-	double slice_cpu;	/* this slice's CPU time (s) */
+	double cpu_debt;	/* seconds still to wait for the budget */
 };
 
 /* Seconds to wait before the next slice; *cpu_bound set when the budget decides. */
 double pace_delay(const struct pace_in *in, int *cpu_bound);
+
+/*
+ * The debt after an interval of `wall` seconds in which the process used
+ * `cpu` seconds: max(0, debt + cpu / cpu_frac - wall); 0 without a budget
+ * (cpu_frac <= 0 or >= 1).
+ */
+double pace_debt(double debt, double cpu, double wall, double cpu_frac);
 
 /*
  * Next slice size: halve when a slice took longer than max_ms, double when

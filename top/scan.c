@@ -109,8 +109,10 @@ int scan_open(struct scanner *sc, const char *root,
 	sc->nr_pfns = scan_count_pfns(sc->flags_fd);
 	if (alloc_buffers(sc))
 		goto nomem;
+	sc->priming = 1;
 	start_cycle(sc);
-	sc->next_at = now_mono();
+	sc->next_at = sc->debt_mono = now_mono();
+	sc->debt_cpu = now_cpu();
 	return 0;
 nomem:
 	snprintf(err, errlen, "out of memory");
@@ -165,8 +167,8 @@ static int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
 	uint8_t *age = &sc->age[pfn];
 	int b;
 
-	if (sc->cycle == 0)
-		return 0;	/* priming: nothing was marked yet */
+	if (sc->priming)
+		return 0;	/* nothing was marked yet */
 	if (KPF_BIT(f, KPF_UNEVICTABLE) || !idle)
 		*age = 0;
 	else if (*age < 255)
@@ -244,24 +246,7 @@ static ssize_t read_u64s(int fd, uint64_t *buf, uint64_t pfn, size_t n)
 static int src_error(struct scanner *sc, const char *what, char *err,
 		     size_t errlen)
 {
-	snprintf(err, errlen, "%s %s: %s", what, sc->src.path,
-		 strerror(errno));
-	return -1;
-}
-
-static int mark_error(struct scanner *sc, char *err, size_t errlen)
-{
-	const struct idlesrc *s = &sc->src;
-
-	if (errno == EIO && s->lost_pfn != UINT64_MAX)
-		snprintf(err, errlen, "mark %s: the kernel stopped at PFN "
-			 "%#llx, before PFN %#llx which is to be marked: "
-			 "marks lost, idle would be undercounted", s->path,
-			 (unsigned long long)s->stop_pfn,
-			 (unsigned long long)s->lost_pfn);
-	else
-		snprintf(err, errlen, "mark %s at PFN %#llx: %s", s->path,
-			 (unsigned long long)s->stop_pfn, strerror(errno));
+	idlesrc_error(&sc->src, what, err, errlen);
 	return -1;
 }
 
@@ -276,7 +261,7 @@ static int get_idle(struct scanner *sc, uint64_t pfn, size_t n, char *err,
 
 	if (sc->src.scan)
 		r = idlesrc_scan(&sc->src, pfn, n, sc->idle, !sc->no_mark);
-	else if (sc->cycle)
+	else if (!sc->priming)
 		r = idlesrc_read(&sc->src, pfn, n, sc->idle);
 	if (r < 0)
 		return src_error(sc, sc->src.scan ? "scan" : "read", err,
@@ -293,7 +278,7 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 	size_t i;
 
 	/* priming with the ioctl: it marks what it should by itself */
-	if (!sc->cycle && sc->src.scan)
+	if (sc->priming && sc->src.scan)
 		return idlesrc_scan(&sc->src, pfn, n, NULL, 1) < 0 ?
 		       src_error(sc, "scan", err, errlen) : (ssize_t)n;
 	got = read_u64s(sc->flags_fd, sc->kflags, pfn, n);
@@ -303,7 +288,7 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 	}
 	n = (size_t)got;
 	/* the priming pass only marks: no need for owners or idle state */
-	if (read_u64s(sc->cycle ? sc->cgroup_fd : -1, sc->kcg, pfn, n) < 0) {
+	if (read_u64s(sc->priming ? -1 : sc->cgroup_fd, sc->kcg, pfn, n) < 0) {
 		snprintf(err, errlen, "read kpagecgroup: %s", strerror(errno));
 		return -1;
 	}
@@ -316,7 +301,7 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 		}
 	if (!sc->src.scan && !sc->no_mark &&
 	    idlesrc_mark(&sc->src, pfn, n, sc->mark))
-		return mark_error(sc, err, errlen);
+		return src_error(sc, "mark", err, errlen);
 	return (ssize_t)n;
 }
 
@@ -334,23 +319,40 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.pfns = sc->cursor;
 }
 
+/* All CPU the process used since the last update counts (pace.h). */
+static double update_debt(struct scanner *sc)
+{
+	double t = now_mono(), c = now_cpu();
+
+	sc->cpu_debt = pace_debt(sc->cpu_debt, c - sc->debt_cpu,
+				 t - sc->debt_mono, sc->cfg.cpu_frac);
+	sc->debt_mono = t;
+	sc->debt_cpu = c;
+	return t;
+}
+
 /* The pass over all PFNs is done and its period is over: publish. */
 static int end_cycle(struct scanner *sc)
 {
-	int published = sc->cycle > 0;
+	int published = !sc->priming;
 
 	sc->pass_done = 0;
+	sc->priming = 0;
 	if (published)
 		finish_cycle(sc);
 	sc->cycle++;
 	start_cycle(sc);
-	sc->next_at = sc->cycle_mono;
+	sc->next_at = update_debt(sc) + sc->cpu_debt;
+	/* behind the deadline of a first slice: like pace_delay() */
+	sc->cpu_bound = sc->nr_pfns && sc->cpu_debt > sc->cfg.period *
+			(double)(sc->slice < sc->nr_pfns ? sc->slice :
+				 sc->nr_pfns) / (double)sc->nr_pfns;
 	return published;
 }
 
 int scan_slice(struct scanner *sc, char *err, size_t errlen)
 {
-	double t0 = now_mono(), c0 = now_cpu(), wall;
+	double t0 = now_mono(), t1, wall;
 	size_t n = sc->slice;
 	struct pace_in in = { 0 };
 	ssize_t done;
@@ -365,19 +367,30 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 		return -1;
 	sc->cursor += (uint64_t)done;
 	sc->pass_done = (size_t)done < n || !n || sc->cursor >= sc->nr_pfns;
-	wall = now_mono() - t0;
+	t1 = update_debt(sc);
+	wall = t1 - t0;
 	in.period = sc->cfg.period;
 	in.cpu_frac = sc->cfg.cpu_frac;
 	in.nr_pfns = sc->nr_pfns;
 	in.done_pfns = sc->pass_done ? sc->nr_pfns : sc->cursor;
-	in.since_cycle = now_mono() - sc->cycle_mono;
-	in.slice_wall = wall;
-	in.slice_cpu = now_cpu() - c0;
-	sc->next_at = now_mono() + pace_delay(&in, &cpu_bound);
+	in.since_cycle = t1 - sc->cycle_mono;
+	in.cpu_debt = sc->cpu_debt;
+	sc->next_at = t1 + pace_delay(&in, &cpu_bound);
 	sc->cpu_bound |= cpu_bound;
 	sc->slice = pace_adapt(sc->slice, wall * 1e3, sc->cfg.slice_ms,
 			       MIN_SLICE, sc->cfg.slice_pfns);
 	return 0;
+}
+
+void scan_restart(struct scanner *sc, double period)
+{
+	sc->cfg.period = period;
+	sc->pass_done = 0;
+	sc->priming = 1;
+	sc->prime_cycle = ++sc->cycle;
+	memset(sc->age, 0, sc->nr_pfns);
+	start_cycle(sc);
+	sc->next_at = update_debt(sc) + sc->cpu_debt;
 }
 
 double scan_wait(const struct scanner *sc)

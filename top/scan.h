@@ -11,6 +11,8 @@
  * is paced to the period, so each PFN is read about one period after it
  * was marked; the first report comes after two periods. A cycle is
  * published by the first scan_slice() call after its period is over.
+ * scan_restart() drops the cycle in progress and primes again (a new
+ * period): every counted cycle is read one period after its marks.
  */
 #ifndef IDLETOP_SCAN_H
 #define IDLETOP_SCAN_H
@@ -58,6 +60,8 @@ struct scanner {
 	int no_mark;			/* read only (end of --mark-wait) */
 	uint64_t cursor;		/* next PFN */
 	uint64_t cycle;			/* cycle in progress */
+	int priming;			/* it only marks: cycle 0, restarts */
+	uint64_t prime_cycle;		/* number of the last priming pass */
 	int pass_done;			/* all PFNs visited; publish when due */
 	size_t slice;			/* current adaptive slice size */
 	int cpu_bound;			/* in this cycle */
@@ -67,6 +71,8 @@ struct scanner {
 	struct cg_pages *last_pages;
 	double cycle_real, cycle_mono, cycle_cpu;
 	double next_at;			/* monotonic time the next slice is due */
+	double debt_mono, debt_cpu;	/* clocks when the debt was last updated */
+	double cpu_debt;		/* pace.h: wait owed to the CPU budget */
 	struct scan_cycle last;
 };
 
@@ -75,6 +81,11 @@ int scan_open(struct scanner *sc, const char *root,
 void scan_close(struct scanner *sc);
 /* One slice. 1: a cycle was completed (see sc->last), 0: not yet, -1: error. */
 int scan_slice(struct scanner *sc, char *err, size_t errlen);
+/*
+ * Drop the cycle in progress and the idle ages, and start a priming pass
+ * (the next cycle number) at this period.
+ */
+void scan_restart(struct scanner *sc, double period);
 /* Seconds until the next slice is due (0 = now). */
 double scan_wait(const struct scanner *sc);
 /* Number of PFNs: binary search for the end of kpageflags. */

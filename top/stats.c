@@ -110,3 +110,30 @@ void report_free(struct report *r)
 	cg_tree_free(&r->tree);
 	memset(r, 0, sizeof(*r));
 }
+
+const char *report_warning_id(unsigned bit)
+{
+	return bit == REPORT_WARN_MGLRU ? "mglru_unfixed" : "unknown";
+}
+
+const char *report_warning_short(unsigned bit)
+{
+	if (bit != REPORT_WARN_MGLRU)
+		return "unknown warning";
+	return "IDLE OVERSTATED: MGLRU on, no idlemem series: echo n > "
+	       "/sys/kernel/mm/lru_gen/enabled or boot the series";
+}
+
+const char *report_warning_text(unsigned bit)
+{
+	if (bit != REPORT_WARN_MGLRU)
+		return "unknown warning";
+	return "idle is overstated: the multi-gen LRU is on "
+	       "(/sys/kernel/mm/lru_gen/enabled) and this kernel lacks the "
+	       "idlemem series (no /proc/kpageidle), so pages that MGLRU "
+	       "finds accessed keep their idle flag and read as idle. Boot "
+	       "a kernel with the series (patch 0001 fixes it), or turn "
+	       "MGLRU off: echo n > /sys/kernel/mm/lru_gen/enabled (changes "
+	       "page reclaim for the whole machine; numbers are right from "
+	       "the second report after). See docs/mglru.md.";
+}

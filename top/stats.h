@@ -38,7 +38,14 @@ struct cg_stat {
 	double idle_pct;
 };
 
+/* Why numbers may be wrong; each with a text saying what to do. */
+enum report_warning {
+	REPORT_WARN_MGLRU = 1 << 0,	/* idlesrc_mglru_unfixed() */
+};
+#define REPORT_WARN_ALL REPORT_WARN_MGLRU
+
 struct report_params {
+	unsigned warnings;	/* REPORT_WARN_*, checked at each report */
 	unsigned ws_cycles;
 	unsigned headroom_pct;
 	double period;
@@ -64,6 +71,13 @@ struct report {
 int report_build(struct report *r, struct cg_tree *tree,
 		 const struct scan_cycle *c, const struct report_params *p);
 void report_free(struct report *r);
+/*
+ * For one REPORT_WARN_* bit: a stable id ("mglru_unfixed"), a one-line
+ * summary for a header, and the full text with what to do.
+ */
+const char *report_warning_id(unsigned bit);
+const char *report_warning_short(unsigned bit);
+const char *report_warning_text(unsigned bit);
 void stats_derive(struct cg_stat *s, const struct report_params *p);
 uint64_t round_up(uint64_t v, uint64_t to);
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "tty.h"
 #include "ui.h"
 #include "util.h"
 
@@ -25,23 +26,14 @@ int ui_measured(const struct ui *u)
 	return u->have_rep && u->rep->cycle > 0;
 }
 
-/* Fraction of the cycle in progress (of cycles 0+1 before the first). */
+/* Fraction of the wait for the next report (priming included). */
 double ui_progress(const struct ui *u, double *left)
 {
-	const struct scanner *sc = u->sc;
-	double f = sc->nr_pfns ? (double)sc->cursor / (double)sc->nr_pfns : 1;
-	double end = sc->cycle_mono + sc->cfg.period;
+	struct engine_progress p;
 
-	if (sc->pass_done)
-		f = 1;
-	*left = end - now_mono();
-	if (*left < 0)
-		*left = 0;
-	if (sc->cycle == 0)
-		*left += sc->cfg.period;
-	if (!ui_measured(u) && sc->cycle <= 1)
-		f = ((double)sc->cycle + f) / 2;
-	return f;
+	engine_progress(u->e, &p);
+	*left = p.left;
+	return p.done;
 }
 
 static char *read_line_file(const char *root, const char *rel)
@@ -118,7 +110,7 @@ static void status_line(struct ui *u)
 		{ A_HELP, "help" }, { A_ZOOM_IN, "zoom" }, { A_DETAIL, "details" },
 		{ A_BACK, "back" }, { A_SORT_NEXT, "sort" },
 		{ A_FILTER, "filter" }, { A_UNITS, "units" },
-		{ A_PAUSE, "pause" }, { A_QUIT, "quit" },
+		{ A_PAUSE, "freeze" }, { A_QUIT, "quit" },
 	};
 	struct sbuf b;
 	const char *l;
@@ -129,7 +121,6 @@ static void status_line(struct ui *u)
 	if (u->prompt) {
 		sb_printf(&b, "%s: ", u->prompt == P_FILTER ? "Filter" :
 			  "Period (seconds)");
-		x = (int)b.len;
 		ui_esc(u, &b, sb_str(&u->input));
 		x = ui_put(LINES - 1, 0, COLS - 1, sb_str(&b));
 		move(LINES - 1, x < COLS ? x : COLS - 1);
@@ -180,10 +171,11 @@ static void set_period(struct ui *u, const char *s)
 		ui_msg(u, "invalid period '%.40s': seconds, 0.01..604800", s);
 		return;
 	}
-	u->cfg->period = v;
-	u->sc->cfg.period = v;
-	u->e->params.period = v;
-	ui_msg(u, "period %gs from the next slice on", v);
+	if (engine_set_period(u->e, v)) {
+		ui_msg(u, "%s", u->e->err);
+		return;
+	}
+	ui_msg(u, "period %gs: measuring anew, next report in %gs", v, 2 * v);
 }
 
 static void prompt_done(struct ui *u, int accept)
@@ -222,8 +214,10 @@ static void global_key(struct ui *u, enum action a)
 {
 	switch (a) {
 	case A_QUIT: u->quit = 1; break;
-	case A_PAUSE:
-		u->paused = !u->paused;	/* paused: no scanning at all */
+	case A_PAUSE:	/* freeze the report; measuring goes on */
+		u->paused = !u->paused;
+		if (engine_freeze(u->e, u->paused))
+			reload(u);
 		break;
 	case A_UNITS: u->unit = (u->unit + 1) % U_NR; break;
 	case A_INTERVAL: u->prompt = P_INTERVAL; curs_set(1); break;
@@ -262,10 +256,12 @@ static int slice(struct ui *u)
 
 	if (rc < 0) {
 		endwin();
+		tty_disarm();
 		fprintf(stderr, "idletop: %s\n", u->e->err);
 		return -1;
 	}
-	if (rc == 1 || (!ui_measured(u) && now_mono() >= u->next_tree_scan)) {
+	if (rc == 1 || (!ui_measured(u) && !u->paused &&
+			now_mono() >= u->next_tree_scan)) {
 		reload(u);
 		u->next_tree_scan = now_mono() + PRE_TREE_SCAN;
 	}
@@ -284,7 +280,7 @@ static int loop(struct ui *u)
 			draw(u);
 			next_tick = now_mono() + TICK;
 		}
-		wait = u->paused ? TICK : engine_wait(u->e);
+		wait = engine_wait(u->e);
 		if (wait > next_tick - now_mono())
 			wait = next_tick - now_mono();
 		n = poll(&pfd, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
@@ -294,7 +290,7 @@ static int loop(struct ui *u)
 			return 0;	/* the terminal went away */
 		for (n = 0; n < 64 && (ch = getch()) != ERR; n++)
 			key(u, ch);
-		if (!u->quit && !u->paused && engine_wait(u->e) <= 0 && slice(u))
+		if (!u->quit && engine_wait(u->e) <= 0 && slice(u))
 			return 1;
 	}
 	return 0;
@@ -327,6 +323,7 @@ static int start_term(struct ui *u, SCREEN **scr)
 			"terminal; use -b for batch output\n");
 		return -1;
 	}
+	tty_save(STDOUT_FILENO);	/* for a fatal signal's handler */
 	*scr = newterm(NULL, stdout, stdin);
 	if (!*scr) {
 		fprintf(stderr, "idletop: cannot use terminal type '%s'\n",
@@ -341,6 +338,7 @@ static int start_term(struct ui *u, SCREEN **scr)
 	set_escdelay(25);
 	curs_set(0);
 	setup_colors(u);
+	tty_arm();
 	return 0;
 }
 
@@ -393,6 +391,7 @@ int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop)
 	u.next_tree_scan = now_mono() + PRE_TREE_SCAN;
 	rc = loop(&u);
 	endwin();
+	tty_disarm();
 	delscreen(scr);
 	ui_free(&u);
 	return rc;

@@ -23,7 +23,8 @@
 
 #define UI_MIN_COLS 60
 #define UI_MIN_ROWS 10
-#define UI_HEADER_ROWS 4	/* ui_header.c: host, cycle, memory, crumbs */
+/* ui_header.c: host, cycle, memory, crumbs, and a line per warning */
+#define UI_HEADER_ROWS(u) header_rows(u)
 #define TREND_LEN 8
 
 enum unit { U_AUTO, U_KIB, U_MIB, U_GIB, U_PAGES, U_NR };
@@ -143,6 +144,7 @@ void procs_free(struct proc_list *l);
 
 /* screens: draw the whole area below the header; key gets an action */
 void header_draw(struct ui *u);
+int header_rows(const struct ui *u);
 void tree_draw(struct ui *u);
 int tree_key(struct ui *u, enum action a);
 void detail_draw(struct ui *u);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "ui.h"
 
-#define TOP_ROW UI_HEADER_ROWS
+#define TOP_ROW UI_HEADER_ROWS(u)
 #define BAR 20
 
 struct page {
@@ -20,7 +20,8 @@ struct page {
 /* Emit the buffered line (if it is in the scrolled window) and reset it. */
 static void emit(struct page *pg, unsigned attr)
 {
-	int y = TOP_ROW + pg->line - pg->u->scroll;
+	const struct ui *u = pg->u;
+	int y = TOP_ROW + pg->line - u->scroll;
 
 	if (y >= TOP_ROW && y < LINES - 1) {
 		attrset(attr);
@@ -82,6 +83,7 @@ static void histogram(struct page *pg, const struct cg_stat *s)
 		return;
 	}
 	for (i = AGE_BUCKETS - 1; i >= 0; i--)	/* idle for >= bucket i */
+		/* cppcheck-suppress uninitvar ; cum[i + 1] set the step before */
 		cum[i] = (i + 1 < AGE_BUCKETS ? cum[i + 1] : 0) +
 			 s->total.age[i] * ps;
 	for (i = 0; i < AGE_BUCKETS; i++) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ui_header.c - the four header lines above every screen: host and
- * source, the cycle in progress and own CPU, the memory summary, and the
- * breadcrumb of the zoom root with sort, filter and units.
+ * ui_header.c - the header lines above every screen: host and source,
+ * the cycle in progress and own CPU, the memory summary, the breadcrumb
+ * of the zoom root with sort, filter and units; then one line per known
+ * reason the numbers are wrong (report_warning_short()), in red.
  */
 #include <curses.h>
 #include "ui.h"
@@ -19,24 +20,41 @@ static void line(int y, int attr, struct sbuf *b)
 	sb_reset(b);
 }
 
+/*
+ * What is measured, and what is shown: a frozen report, or one of
+ * another period than the measurement in progress (after d).
+ */
 static void cycle_line(struct ui *u, struct sbuf *b)
 {
-	double left, f = ui_progress(u, &left);
+	const struct engine *e = u->e;
+	struct engine_progress p;
 
-	if (ui_measured(u))
-		sb_printf(b, "cycle %llu: %3.0f%%, ",
-			  (unsigned long long)u->sc->cycle, 100 * f);
-	else
+	engine_progress(e, &p);
+	if (!ui_measured(u))
 		sb_printf(b, "measuring%s %3.0f%%, ", u->utf8 ? "\u2026" : "...",
-			  100 * f);
-	fmt_duration(b, left);
+			  100 * p.done);
+	else if (p.fresh)
+		sb_printf(b, "new period: %3.0f%%, ", 100 * p.done);
+	else
+		sb_printf(b, "cycle %llu: %3.0f%%, ",
+			  (unsigned long long)p.cycle, 100 * p.done);
+	fmt_duration(b, p.left);
 	sb_puts(b, " left   period ");
-	fmt_duration(b, u->sc->cfg.period);
+	fmt_duration(b, p.period);
 	sb_printf(b, "   cpu %.1f%%", u->cpu_pct);
 	if (u->have_rep && u->rep->cpu_bound)
 		sb_puts(b, " (stretched by --cpu)");
-	if (u->paused)
-		sb_puts(b, "   [PAUSED]");
+	if (ui_measured(u) && (u->paused || u->rep->p.period != p.period)) {
+		sb_printf(b, "   [%s: cycle %llu of period ", u->paused ?
+			  "FROZEN" : "showing", (unsigned long long)u->rep->cycle);
+		fmt_duration(b, u->rep->p.period);
+		if (e->held.cycle > u->rep->cycle)
+			sb_printf(b, ", %llu newer", (unsigned long long)
+				  (e->held.cycle - u->rep->cycle));
+		sb_putc(b, ']');
+	} else if (u->paused) {
+		sb_puts(b, "   [FROZEN]");
+	}
 }
 
 static void mem_line(struct ui *u, struct sbuf *b)
@@ -94,6 +112,34 @@ static void crumb_line(struct ui *u, struct sbuf *b)
 	sb_putc(b, ']');
 }
 
+/* Warnings of the measurement in progress (the engine's latest look). */
+static unsigned warnings(const struct ui *u)
+{
+	return u->e ? u->e->params.warnings : 0;	/* none in test_view */
+}
+
+int header_rows(const struct ui *u)
+{
+	unsigned bit, n = 4;
+
+	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1)
+		n += !!(warnings(u) & bit);
+	return (int)n;
+}
+
+static void warning_lines(struct ui *u, struct sbuf *b)
+{
+	unsigned bit;
+	int y = 4;
+
+	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1) {
+		if (!(warnings(u) & bit))
+			continue;
+		sb_puts(b, report_warning_short(bit));
+		line(y++, ui_attr(u, CP_HOT) | A_BOLD, b);
+	}
+}
+
 void header_draw(struct ui *u)
 {
 	struct sbuf b;
@@ -112,5 +158,6 @@ void header_draw(struct ui *u)
 	line(2, A_NORMAL, &b);
 	crumb_line(u, &b);
 	line(3, ui_attr(u, CP_TITLE), &b);
+	warning_lines(u, &b);
 	sb_free(&b);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "ui.h"
 
-#define TOP_ROW UI_HEADER_ROWS
+#define TOP_ROW UI_HEADER_ROWS(u)
 
 static const char *const legend[] = {
 	"Columns (sizes of the cgroup and its descendants):",

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "ui.h"
 
-#define TOP_ROW (UI_HEADER_ROWS + 1)	/* below the column titles */
+#define TOP_ROW (UI_HEADER_ROWS(u) + 1)	/* below the column titles */
 #define NAME_MIN 20
 
 struct column {
@@ -44,7 +44,7 @@ static int layout(int cols, int *on)
 	return cols;
 }
 
-static int rows_shown(void)
+static int rows_shown(const struct ui *u)
 {
 	return LINES - TOP_ROW - 1;	/* last line: status */
 }
@@ -165,8 +165,8 @@ static void draw_titles(const struct ui *u, const int *on, int namew)
 	int x = namew;
 
 	attrset(ui_attr(u, CP_HEADER));
-	ui_fill(UI_HEADER_ROWS, 0, COLS);
-	ui_put(UI_HEADER_ROWS, 0, namew, u->sort == C_NAME ? "NAME*" : "NAME");
+	ui_fill(UI_HEADER_ROWS(u), 0, COLS);
+	ui_put(UI_HEADER_ROWS(u), 0, namew, u->sort == C_NAME ? "NAME*" : "NAME");
 	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
 		const char *t = "";
 		char buf[24];
@@ -179,9 +179,9 @@ static void draw_titles(const struct ui *u, const int *on, int namew)
 		snprintf(buf, sizeof(buf), "%s%s", t,
 			 u->sort == order[k] ? "*" : "");
 		if (order[k] == C_TREND)
-			ui_put(UI_HEADER_ROWS, x + 1, on[order[k]] - 1, buf);
+			ui_put(UI_HEADER_ROWS(u), x + 1, on[order[k]] - 1, buf);
 		else
-			put_right(UI_HEADER_ROWS, x, on[order[k]], buf);
+			put_right(UI_HEADER_ROWS(u), x, on[order[k]], buf);
 		x += on[order[k]];
 	}
 	attrset(A_NORMAL);
@@ -189,7 +189,7 @@ static void draw_titles(const struct ui *u, const int *on, int namew)
 
 void tree_draw(struct ui *u)
 {
-	int on[C_NR], namew = layout(COLS, on), h = rows_shown(), y;
+	int on[C_NR], namew = layout(COLS, on), h = rows_shown(u), y;
 	size_t i;
 
 	draw_titles(u, on, namew);
@@ -268,7 +268,7 @@ static void move_sel(struct ui *u, long d)
 
 int tree_key(struct ui *u, enum action a)
 {
-	long page = rows_shown() > 1 ? rows_shown() - 1 : 1;
+	long page = rows_shown(u) > 1 ? rows_shown(u) - 1 : 1;
 
 	switch (a) {
 	case A_UP: move_sel(u, -1); break;

@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Host check of idletop's real output over a fixture tree with hostile
-# cgroup names: OpenMetrics through promtool, JSON through jq.
+# cgroup names: OpenMetrics through promtool, JSON through jq, and that
+# every format keeps distinct names distinct (mkfixture's "dup", "inv",
+# "rtl" names: an escaping that is not injective merges them) with no
+# bidi or zero-width character left raw.
 set -u
 : "${IDLETOP:?}" "${MKFIXTURE:?}"
-for tool in promtool:prometheus jq:jq; do
+for tool in promtool:prometheus jq:jq perl:perl; do
 	command -v "${tool%%:*}" > /dev/null && continue
 	echo "FAIL: ${tool%%:*} not found (Debian package ${tool#*:})"
 	echo "0 passed, 1 failed"
@@ -38,6 +41,37 @@ if run 1 text > "$dir/text" && ! grep -q "$(printf '\033')" "$dir/text" &&
 	ok "text has no raw escape bytes"
 else
 	bad "text"; cat -v "$dir/text"
+fi
+# Distinct names stay distinct.  The text form is the reference: its
+# CGROUP column is last, after the first two spaces that follow the
+# numbers (which hold no '/').  Decoded OpenMetrics labels must be exactly
+# the text forms; JSON paths must be as many and all different.
+sed -n 's|^[^/]*  /|/|p' "$dir/text" | sort > "$dir/text.paths"
+perl -ne 'while (/^idletop_resident_bytes\{cgroup="((?:[^"\\]|\\.)*)"/g) {
+	(my $v = $1) =~ s/\\(.)/$1 eq "n" ? "\n" : $1/ge; print "$v\n" }' \
+	"$dir/om" | sort -u > "$dir/om.paths"
+n=$(jq -s '.[0].cgroups | length' "$dir/json")
+if [ "$(sort -u "$dir/text.paths" | wc -l)" -eq "$n" ] && [ "$n" -ge 16 ] &&
+   cmp -s "$dir/text.paths" "$dir/om.paths" &&
+   jq -e -s '.[0].cgroups | map(.path) | length == (unique | length) and
+	index("/inv\ufffdff") != null and index("/inv\ufffdfe") != null and
+	index("/inv\ufffd\ufffdff") != null and index("/rtl\u202eabc") != null and
+	index("/dup\u0001") != null and index("/dup\\x01") != null' \
+	"$dir/json" > /dev/null; then
+	ok "$n distinct names stay distinct in text, openmetrics and json"
+else
+	bad "distinct names merged ($n cgroups): text vs openmetrics:"
+	diff "$dir/text.paths" "$dir/om.paths" | cat -v
+	jq -c -s '.[0].cgroups | map(.path)' "$dir/json"
+fi
+hidden=$(printf '\342\200\256|\342\200\213|\342\201\246')
+if ! grep -qE "$hidden" "$dir/text" "$dir/om" "$dir/json" &&
+   grep -qF '/rtl\xe2\x80\xae''abc' "$dir/text" &&
+   grep -qF '/zw\xe2\x80\x8b''sp' "$dir/text"; then
+	ok "no raw bidi or zero-width character in any format"
+else
+	bad "raw bidi or zero-width characters:"
+	grep -nE "$hidden" "$dir/text" "$dir/om" "$dir/json" | cat -v
 fi
 # stdout closed early: idletop must exit non-zero without a message
 ( "$IDLETOP" --root "$dir/root" -b -n 50 --period 0.01 --format text \

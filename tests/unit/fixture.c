@@ -67,7 +67,8 @@ int fx_create_at(struct fixture *fx, const char *dir, uint64_t npfn)
 	fx->cgroot = path_join(dir, "sys/fs/cgroup");
 	if (!fx->flags || !fx->cg || !fx->idle || !fx->cgroot)
 		return -1;
-	if (mkdirs(dir, "proc/self") || mkdirs(dir, "sys/kernel/mm/page_idle") ||
+	if (mkdirs(dir, "proc/self") ||
+	    mkdirs(dir, "sys/kernel/mm/page_idle") ||
 	    mkdirs(dir, "sys/fs/cgroup") ||
 	    fx_write(dir, "proc/self/mountinfo", mountinfo))
 		return -1;

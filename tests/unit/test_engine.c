@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,6 +80,228 @@ static void test_mark_wait(void **state)
 	fx_destroy(&fx);
 }
 
+/* Fake clocks: time moves only when the test says, CPU when work is done. */
+static double fake[3];
+static double node_cpu;		/* CPU seconds per cgroup walked */
+
+static double fake_clock(int which)
+{
+	return fake[which];
+}
+
+static int walk_costs(const char *site)
+{
+	if (!strcmp(site, "cg.node"))
+		fake[UTIL_CPU] += node_cpu;
+	return 0;
+}
+
+static void fake_start(void)
+{
+	fake[UTIL_MONO] = 1000;
+	fake[UTIL_CPU] = 0;
+	fake[UTIL_REAL] = 1.7e9;
+	util_clock_hook = fake_clock;
+	util_fault_hook = walk_costs;
+}
+
+static void fake_stop(void)
+{
+	util_clock_hook = NULL;
+	util_fault_hook = NULL;
+}
+
+/* Sleep until the next slice is due, on the fake clocks. */
+static int fake_step(struct engine *e)
+{
+	double w = engine_wait(e) + 0.001;	/* a slice takes time */
+
+	fake[UTIL_MONO] += w;
+	fake[UTIL_REAL] += w;
+	return engine_step(e);
+}
+
+/*
+ * --cpu 2 with 201 cgroups whose walk costs 0.5 ms of CPU each (0.1 s a
+ * tree): the walk and report build after every cycle, and a rescan the
+ * TUI makes before the first, count against the budget.  Over a minute
+ * at --period 1, CPU stays within 2 % of wall time (plus the last walk,
+ * not waited out yet); without counting them it was about 10 %.
+ */
+static void test_cpu_budget(void **state)
+{
+	struct fixture fx;
+	struct cg_tree tree = { 0 };
+	struct config c;
+	struct engine e;
+	double t0, cpu_share;
+	char name[32], err[256];
+	int i, reports = 0, stretched = 0;
+
+	(void)state;
+	make(&fx, &c);
+	for (i = 0; i < 199; i++) {
+		snprintf(name, sizeof(name), "/b/%03d", i);
+		assert_true(fx_mkcg(&fx, name) != 0);
+	}
+	c.period = 1;
+	c.cpu_pct = 2;
+	node_cpu = 0.0005;
+	fake_start();
+	if (engine_open(&e, &c))
+		fail_msg("%s", e.err);
+	t0 = fake[UTIL_MONO];
+	assert_int_equal(fake_step(&e), 0);
+	/* the TUI's rescan before cycle 1: paid after the next slice */
+	assert_int_equal(cg_tree_scan(&tree, e.cgdir, err, sizeof(err)), 0);
+	cg_tree_free(&tree);
+	assert_int_equal(fake_step(&e), 0);
+	assert_true(engine_wait(&e) > 0.1 / 0.02 - 0.01);
+	while (fake[UTIL_MONO] - t0 < 60) {
+		i = fake_step(&e);
+		assert_true(i >= 0);
+		reports += i;
+		stretched += i && e.report.cpu_bound;
+	}
+	cpu_share = fake[UTIL_CPU] / (fake[UTIL_MONO] - t0);
+	print_message("%d reports, cpu %.2fs in %.0fs: %.2f%%\n", reports,
+		      fake[UTIL_CPU], fake[UTIL_MONO] - t0, 100 * cpu_share);
+	assert_true(cpu_share <= 0.02 + 0.1 / 60 + 1e-9);
+	assert_true(reports >= 5);
+	assert_int_equal(stretched, reports);
+	engine_close(&e);
+	fake_stop();
+	fx_destroy(&fx);
+}
+
+/*
+ * Idle windows: with 64-PFN slices each mark write is one slice, made
+ * right after the slice's idle state was read.  A slice's window is the
+ * time since its mark in the cycle before; per cycle, the shortest and
+ * longest window are kept.
+ */
+#define SLICES 16
+static const struct engine *win_e;
+static double marked[SLICES];
+static double win_min[64], win_max[64];
+
+static int record_window(const char *site)
+{
+	const struct scanner *sc = &win_e->sc;
+	size_t i = sc->cursor / 64, c = sc->cycle % 64;
+	double w = fake[UTIL_MONO] - marked[i];
+
+	if (strcmp(site, "pwrite"))
+		return 0;
+	if (!sc->priming) {
+		if (!sc->cursor || w < win_min[c])
+			win_min[c] = w;
+		if (!sc->cursor || w > win_max[c])
+			win_max[c] = w;
+	}
+	marked[i] = fake[UTIL_MONO];
+	return 0;
+}
+
+/* Every slice of the report's cycle was read one report period after
+ * its mark (give or take a slice's share of it). */
+static void check_windows(const struct report *r)
+{
+	double p = r->p.period, tol = p / SLICES + 1e-6;
+
+	assert_true(win_min[r->cycle % 64] > p - tol);
+	assert_true(win_max[r->cycle % 64] < p + tol);
+}
+
+static void open_windows(struct fixture *fx, struct config *c,
+			 struct engine *e)
+{
+	make(fx, c);
+	c->slice_pfns = 64;
+	c->period = 16;
+	fake_start();
+	util_fault_hook = record_window;
+	win_e = e;
+	if (engine_open(e, c))
+		fail_msg("%s", e->err);
+}
+
+/* Step until the next report (1) or until the fake clock reaches t. */
+static int run_until(struct engine *e, double t)
+{
+	int rc = 0;
+
+	while (!rc && fake[UTIL_MONO] + engine_wait(e) <= t) {
+		rc = fake_step(e);
+		assert_true(rc >= 0);
+	}
+	return rc;
+}
+
+/*
+ * d in the middle of a cycle: the report after it claims the new period,
+ * and each of its pages was read one new period after its mark; the
+ * report until then is the one of the old period.
+ */
+static void test_set_period(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+
+	(void)state;
+	open_windows(&fx, &c, &e);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	check_windows(&e.report);
+	assert_true(e.report.p.period == 16);
+	run_until(&e, fake[UTIL_MONO] + 8);	/* half the next cycle */
+	assert_true(e.sc.cursor > 0 && e.sc.cursor < 1024);
+	assert_int_equal(engine_set_period(&e, 32), 0);
+	assert_int_equal(engine_set_period(&e, 0), -1);
+	assert_true(e.report.p.period == 16);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	assert_true(e.report.p.period == 32);
+	check_windows(&e.report);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	check_windows(&e.report);
+	engine_close(&e);
+	fake_stop();
+	fx_destroy(&fx);
+}
+
+/*
+ * p freezes the report for three periods while measuring goes on: the
+ * report stays, thawing shows the newest cycle, and its windows are one
+ * period (stopping the scan instead gave windows of period + pause).
+ */
+static void test_freeze(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	uint64_t shown;
+
+	(void)state;
+	open_windows(&fx, &c, &e);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	run_until(&e, fake[UTIL_MONO] + 8);
+	shown = e.report.cycle;
+	assert_int_equal(engine_freeze(&e, 1), 0);
+	assert_int_equal(run_until(&e, fake[UTIL_MONO] + 48), 0);
+	assert_int_equal(e.report.cycle, shown);
+	assert_true(e.held.cycle >= shown + 2);
+	assert_int_equal(engine_freeze(&e, 0), 1);
+	assert_true(e.report.cycle > shown);
+	check_windows(&e.report);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	check_windows(&e.report);
+	assert_int_equal(engine_freeze(&e, 1), 0);
+	assert_int_equal(engine_freeze(&e, 0), 0);	/* nothing newer */
+	engine_close(&e);
+	fake_stop();
+	fx_destroy(&fx);
+}
+
 static void test_errors(void **state)
 {
 	struct fixture fx;
@@ -105,6 +328,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_mark_wait),
+		cmocka_unit_test(test_cpu_budget),
+		cmocka_unit_test(test_set_period),
+		cmocka_unit_test(test_freeze),
 		cmocka_unit_test(test_errors),
 	};
 

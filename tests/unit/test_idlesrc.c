@@ -216,6 +216,9 @@ static void test_mark_short(void **state)
 	assert_int_equal(mark_cut(t, 256 * 8, 300, 1), -1);
 	assert_int_equal(errno, EIO);
 	assert_int_equal(t->src.lost_pfn, 256);
+	idlesrc_error(&t->src, "mark", t->err, sizeof(t->err));
+	assert_non_null(strstr(t->err, "stopped at PFN 0x100, before PFN "
+				       "0x100 which is to be marked"));
 	/* the bitmap: the word where the kernel stopped may be dropped */
 	assert_int_equal(open_src(t, IDLESRC_BITMAP, NULL), 0);
 	assert_int_equal(mark_cut(t, 4 * 8, 300, 0), -1);

@@ -31,39 +31,39 @@ static int parse(const char *a0, ...)
 static void test_options(void **state)
 {
 	(void)state;
-	assert_int_equal(parse("-b", NULL), OPT_OK);
+	assert_int_equal(parse("-b", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("-b", "-n", "3", "-d", "0.5", "--format",
 			       "json", "--cpu", "5", "--ws-cycles", "4",
-			       "--headroom", "0", "--source", "bitmap", NULL),
+			       "--headroom", "0", "--source", "bitmap", (char *)NULL),
 			 OPT_OK);
-	assert_int_equal(parse("--mark-wait", "0", NULL), OPT_OK);
-	assert_int_equal(parse("--source", "kpageidle-scan", NULL), OPT_OK);
-	assert_int_equal(parse("--source=kpageidle-rw", NULL), OPT_OK);
-	assert_int_equal(parse("--source", "kpageidle", NULL), OPT_OK);
-	assert_int_equal(parse("--source", "auto", NULL), OPT_OK);
-	assert_int_equal(parse("--source", "scan", NULL), OPT_USAGE);
-	assert_int_equal(parse("--help", NULL), OPT_EXIT);
-	assert_int_equal(parse("-V", NULL), OPT_EXIT);
+	assert_int_equal(parse("--mark-wait", "0", (char *)NULL), OPT_OK);
+	assert_int_equal(parse("--source", "kpageidle-scan", (char *)NULL), OPT_OK);
+	assert_int_equal(parse("--source=kpageidle-rw", (char *)NULL), OPT_OK);
+	assert_int_equal(parse("--source", "kpageidle", (char *)NULL), OPT_OK);
+	assert_int_equal(parse("--source", "auto", (char *)NULL), OPT_OK);
+	assert_int_equal(parse("--source", "scan", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("--help", (char *)NULL), OPT_EXIT);
+	assert_int_equal(parse("-V", (char *)NULL), OPT_EXIT);
 	assert_int_equal(parse(NULL), OPT_OK);	/* the TUI */
-	assert_int_equal(parse("-b", "-n", "0", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "-1", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "1.5", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "abc", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-n", "99999999999999999999", NULL),
+	assert_int_equal(parse("-b", "-n", "0", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "-1", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "1.5", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "abc", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-n", "99999999999999999999", (char *)NULL),
 			 OPT_USAGE);
-	assert_int_equal(parse("-b", "-d", "0", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-d", "nan", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-d", "inf", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "-d", "0x10", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--cpu", "0", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--cpu", "101", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--ws-cycles", "256", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--format", "xml", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--source", "magic", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--bogus", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "extra", NULL), OPT_USAGE);
-	assert_int_equal(parse("-b", "--mark-wait", "-1", NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-d", "0", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-d", "nan", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-d", "inf", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "-d", "0x10", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--cpu", "0", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--cpu", "101", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--ws-cycles", "256", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--format", "xml", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--source", "magic", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--bogus", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "extra", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--mark-wait", "-1", (char *)NULL), OPT_USAGE);
 }
 
 static void test_values(void **state)

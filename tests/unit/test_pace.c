@@ -17,11 +17,12 @@ static void test_delay_period(void **state)
 	/* 1M PFNs in 60 s; 64Ki done after 0.1 s: due at 3.75 s */
 	struct pace_in in = { .period = 60, .cpu_frac = 0.02,
 			      .nr_pfns = 1 << 20, .done_pfns = 1 << 16,
-			      .since_cycle = 0.1, .slice_wall = 0.01,
-			      .slice_cpu = 0.005 };
+			      .since_cycle = 0.1 };
 	int cb = -1;
 
 	(void)state;
+	in.cpu_debt = pace_debt(0, 0.005, 0.01, 0.02);
+	NEAR(in.cpu_debt, 0.24);
 	NEAR(pace_delay(&in, &cb), 3.65);
 	assert_int_equal(cb, 0);
 }
@@ -31,23 +32,53 @@ static void test_delay_cpu(void **state)
 	/* slice cost 0.1 s CPU at 2%: 5 s from slice start */
 	struct pace_in in = { .period = 60, .cpu_frac = 0.02,
 			      .nr_pfns = 1 << 20, .done_pfns = 1 << 16,
-			      .since_cycle = 0.1, .slice_wall = 0.1,
-			      .slice_cpu = 0.1 };
+			      .since_cycle = 0.1 };
 	int cb = 0;
 
 	(void)state;
+	in.cpu_debt = pace_debt(0, 0.1, 0.1, 0.02);
 	NEAR(pace_delay(&in, &cb), 4.9);
 	assert_int_equal(cb, 1);
 	/* behind schedule and no CPU used: no wait */
 	in.since_cycle = 100;
-	in.slice_cpu = 0;
+	in.cpu_debt = pace_debt(0, 0, 0.1, 0.02);
 	NEAR(pace_delay(&in, &cb), 0);
 	assert_int_equal(cb, 0);
 	/* 100% budget never waits for CPU */
 	in.cpu_frac = 1;
-	in.slice_cpu = 1;
+	in.cpu_debt = pace_debt(0, 1, 0, 1);
 	NEAR(pace_delay(&in, &cb), 0);
 	NEAR(pace_min_cycle(1.2, 0.02), 60);
+}
+
+/*
+ * The budget holds for all CPU, not only slices: slices of 10 ms CPU and
+ * wall, and after every 100th a tree walk + report build of 0.5 s CPU and
+ * wall.  Waiting out the debt after each slice keeps CPU / wall at 2 %
+ * (the old per-slice rule, slice_cpu / frac - slice_wall, left the
+ * walks out: 3 %).
+ */
+static void test_debt(void **state)
+{
+	double debt = 0, cpu = 0, wall = 0, c, w;
+	int i;
+
+	(void)state;
+	for (i = 1; i <= 1000; i++) {
+		c = w = 0.01;
+		if (i % 100 == 0)
+			c = w = 0.51;	/* slice + tree walk + report */
+		debt = pace_debt(debt, c, w, 0.02);
+		cpu += c;
+		wall += w + debt;	/* waited before the next slice */
+		debt = pace_debt(debt, 0, debt, 0.02);
+	}
+	assert_true(debt == 0);
+	NEAR(cpu / wall, 0.02);
+	/* idle time is not saved up */
+	NEAR(pace_debt(0, 0.1, 100, 0.02), 0);
+	NEAR(pace_debt(0.5, 0.1, 0.5, 0.02), 5);
+	NEAR(pace_debt(3, 5, 0, 1), 0);
 }
 
 static void test_adapt(void **state)
@@ -102,6 +133,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delay_period),
 		cmocka_unit_test(test_delay_cpu),
+		cmocka_unit_test(test_debt),
 		cmocka_unit_test(test_adapt),
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_derive),

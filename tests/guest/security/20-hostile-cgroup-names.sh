@@ -105,8 +105,9 @@ function bad(why) { print "FAIL: json: " why; err = 1; exit 1 }
 
 has out.openmetrics 'cgroup="/hostile/osc\\x1b]0;pwned\\x07x"' "openmetrics: OSC name as \\\\x1b"
 has out.openmetrics 'cgroup="/hostile/cls\\x1b[2Jx"' "openmetrics: ESC[2J name"
-has out.openmetrics 'cgroup="/hostile/new\nline"' "openmetrics: newline as \\n"
-has out.openmetrics 'cgroup="/hostile/quote\"back\\slash"' "openmetrics: quote and backslash"
+# the label is the text form, escaped again: \ -> \\\\, newline -> \\x0a
+has out.openmetrics 'cgroup="/hostile/new\\x0aline"' "openmetrics: newline as \\\\x0a"
+has out.openmetrics 'cgroup="/hostile/quote\"back\\\\slash"' "openmetrics: quote, backslash doubled twice"
 # every line is a comment or `name{labels} value`
 bad=$(grep -v '^#' out.openmetrics | grep -cvE '^[a-z_]+(\{.*\})? [-0-9.eE+a-zA-Z]+$')
 [ "$bad" -eq 0 ] || { echo "FAIL: openmetrics: $bad malformed lines"; fail=1; }

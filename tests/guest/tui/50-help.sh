@@ -16,7 +16,7 @@ for re in '^  Up k +move up' '^  Down j +move down' '^  PgUp \^B +page up' \
 	'^  Space +collapse or expand' '^  i F3 +details' \
 	'^  s > +sort by the next' '^  < +sort by the previous' \
 	'^  r +reverse' '^  / +filter' '^  Esc +clear the filter' \
-	'^  p +pause' '^  d +set the cycle period' '^  u +units' \
+	'^  p +freeze' '^  d +set the cycle period' '^  u +units' \
 	'^  h \? F1 +this help' '^  q F10 \^C +quit'; do
 	tui_has "$re" || tui_fail "help lacks /$re/"
 done

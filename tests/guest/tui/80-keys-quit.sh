@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Keys are handled while a cycle is being measured (no blocking), u cycles
-# units, p pauses, d sets the period, q exits 0, SIGTERM exits 0 too.
+# units, p freezes the report, d sets the period, q exits 0, SIGTERM exits 0 too.
 . "$(dirname "$0")/lib"
 
 tui_start 100 30 -- --period 30
@@ -16,9 +16,9 @@ for u in KiB MiB GiB pages auto; do
 	tui_wait 2 "units: $u\\]"
 done
 tui_keys p
-tui_wait 2 '\[PAUSED\]'
+tui_wait 2 '\[FROZEN\]'
 tui_keys p
-tui_gone 2 'PAUSED'
+tui_gone 2 'FROZEN'
 tui_keys d 5 Enter
 tui_wait 2 'period 5\.0s'
 tui_quit

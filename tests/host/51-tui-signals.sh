@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# stage: host
+#
+# The interactive idletop, in a host tmux over a mkfixture tree (no
+# kernel needed), killed by each signal that ends it, leaves the terminal
+# as it found it: the same `stty -a`, the alternate screen left, the
+# cursor shown, the keypad mode off.  SIGINT and SIGTERM exit 0; the
+# others (SIGSEGV, SIGABRT, ...) must end idletop by that same signal
+# (exit status 128+N: raised again with the default action, so a core
+# dump is still written); SIGHUP ignored at start (nohup) stays
+# ignored.  Before the signals: the tree's rows of bidi
+# and zero-width names are escaped and as wide as every other row.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+make -s -C "$top/top" all "$top/build/top/unit/mkfixture" ||
+	{ echo "FAIL: make -C top"; exit 1; }
+idletop=${IDLETOP:-$top/top/idletop}	# IDLETOP=: another build
+command -v tmux > /dev/null || { echo "FAIL: tmux not found (Debian package tmux)"; exit 1; }
+dir=$(mktemp -d)
+n=0 S=idletop-sig-$$-0
+# a private tmux server per run (a new one never meets the last one dying):
+# nothing of the user's own sessions is touched
+tm() { tmux -L "$S" -f /dev/null "$@"; }
+cleanup() {
+	local i
+	for ((i = 0; i <= n; i++)); do
+		tmux -L "idletop-sig-$$-$i" kill-server 2> /dev/null
+	done
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+fail=0
+ok()  { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; fail=1; }
+
+"$top/build/top/unit/mkfixture" "$dir/root" || { echo "FAIL: mkfixture"; exit 1; }
+cat > "$dir/pane.sh" <<EOF
+ulimit -c 0
+stty -a > "$dir/before"
+[ -e "$dir/nohup" ] && trap '' HUP	# as nohup(1) starts it
+sh -c 'echo \$\$ > "$dir/pid"; exec "$idletop" --root "$dir/root" --period 0.5'
+echo \$? > "$dir/rc"
+stty -a > "$dir/after"
+exec sleep 600
+EOF
+
+# until(SECS, CMD...): poll every 0.1 s
+until_ok() {
+	local n=$(($1 * 10))
+	shift
+	while [ $n -gt 0 ]; do
+		"$@" 2> /dev/null && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+on_screen() { tm capture-pane -p -t "$S" | grep -q "$1"; }
+flags() { tm display -p -t "$S" '#{alternate_on} #{cursor_flag} #{keypad_cursor_flag}'; }
+
+# start(): idletop in a fresh session, shown and measuring; 1 on failure
+start() {
+	tm kill-server 2> /dev/null
+	n=$((n + 1)) S=idletop-sig-$$-$n
+	rm -f "$dir/pid" "$dir/rc" "$dir/before" "$dir/after"
+	tm new-session -d -x 110 -y 30 -s "$S" \
+		"env LANG=C.UTF-8 TERM=screen bash $dir/pane.sh" || return 1
+	until_ok 10 on_screen 'zw.*max' && [ -s "$dir/pid" ]
+}
+
+if start; then
+	tm capture-pane -p -t "$S" > "$dir/screen"
+	hidden=$(printf '\342\200\256|\342\200\213|\342\201\246')
+	rows=$(grep -E 'plain.slice|rtl|zw|dup' "$dir/screen" |
+		perl -CSD -ne 'chomp; print length($_), "\n"' | sort -u | wc -l)
+	if ! grep -qE "$hidden" "$dir/screen" && [ "$rows" -eq 1 ] &&
+	   grep -qF 'rtl\xe2\x80\xaeabc' "$dir/screen"; then
+		ok "bidi and zero-width names escaped, their rows aligned"
+	else
+		bad "bidi/zero-width names on screen ($rows row widths):"
+		cat -v "$dir/screen"
+	fi
+else
+	bad "idletop did not start in tmux"; tm capture-pane -p -t "$S"
+fi
+
+for sig in INT TERM HUP QUIT SEGV ABRT BUS FPE ILL USR1; do
+	if ! start; then
+		bad "SIG$sig: idletop did not start"
+		continue
+	fi
+	[ "$(flags)" = "1 0 1" ] || bad "SIG$sig: before: alternate/cursor/keypad $(flags)"
+	kill -s "$sig" "$(cat "$dir/pid")"
+	if ! until_ok 10 test -s "$dir/after"; then
+		bad "SIG$sig: idletop did not end"
+		continue
+	fi
+	want=$((128 + $(kill -l "$sig")))
+	case $sig in INT|TERM) want=0 ;; esac
+	rc=$(cat "$dir/rc")
+	if cmp -s "$dir/before" "$dir/after" && [ "$(flags)" = "0 1 0" ] &&
+	   [ "$rc" -eq "$want" ]; then
+		ok "SIG$sig: terminal restored, exit $rc"
+	else
+		bad "SIG$sig: exit $rc (want $want), alternate/cursor/keypad $(flags) (want 0 1 0)"
+		diff "$dir/before" "$dir/after"
+	fi
+done
+# ignored at start (nohup): SIGHUP stays ignored, idletop runs on
+touch "$dir/nohup"
+if start; then
+	kill -s HUP "$(cat "$dir/pid")"
+	sleep 1
+	if [ ! -e "$dir/rc" ] && [ "$(flags)" = "1 0 1" ]; then
+		ok "SIGHUP ignored at start (nohup) stays ignored"
+	else
+		bad "SIGHUP ignored at start ended idletop: exit $(cat "$dir/rc" 2> /dev/null)"
+	fi
+	kill -s TERM "$(cat "$dir/pid")"
+	until_ok 10 test -s "$dir/after" || bad "nohup: SIGTERM did not end idletop"
+else
+	bad "nohup: idletop did not start"
+fi
+rm -f "$dir/nohup"
+exit $fail

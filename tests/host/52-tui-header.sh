@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# stage: host
+#
+# The interactive idletop's header says what it shows, in a host tmux over
+# mkfixture trees (no kernel needed):
+# - a stock kernel's files (no /proc/kpageidle) with the multi-gen LRU on:
+#   a red fifth line "IDLE OVERSTATED ... echo n > ...", the table one line
+#   lower; MGLRU switched off: the line goes; with /proc/kpageidle: none;
+# - p freezes the report ("[FROZEN: cycle N of period P, K newer]") while
+#   measuring goes on, p again shows the newest cycle;
+# - d 3 starts anew at 3 s ("new period", "[showing: cycle N of period
+#   0.5s]") until a report of the new period comes.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+make -s -C "$top/top" all "$top/build/top/unit/mkfixture" ||
+	{ echo "FAIL: make -C top"; exit 1; }
+idletop=${IDLETOP:-$top/top/idletop}	# IDLETOP=: another build
+mkfixture=$top/build/top/unit/mkfixture
+command -v tmux > /dev/null || { echo "FAIL: tmux not found (Debian package tmux)"; exit 1; }
+dir=$(mktemp -d)
+n=0 S=idletop-hdr-$$-0
+# a private tmux server per start (a new one never meets the last one
+# dying): nothing of the user's own sessions is touched
+tm() { tmux -L "$S" -f /dev/null "$@"; }
+cleanup() {
+	local i
+	for ((i = 0; i <= n; i++)); do
+		tmux -L "idletop-hdr-$$-$i" kill-server 2> /dev/null
+	done
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+fail=0
+ok()  { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; tm capture-pane -p -t "$S" 2> /dev/null | sed 's/^/    /'; fail=1; }
+
+until_ok() {	# SECS CMD...: poll every 0.1 s
+	local n=$(($1 * 10))
+	shift
+	while [ $n -gt 0 ]; do
+		"$@" 2> /dev/null && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+line() { tm capture-pane -p -t "$S" | sed -n "$1p"; }
+on_line() { line "$1" | grep -qE "$2"; }
+nowhere() { ! tm capture-pane -p -t "$S" | grep -qE "$1"; }
+
+start() {	# root: idletop at --period 0.5 in a fresh server
+	tm kill-server 2> /dev/null
+	n=$((n + 1)) S=idletop-hdr-$$-$n
+	tm new-session -d -x 120 -y 24 -s "$S" \
+		"env LANG=C.UTF-8 TERM=screen $idletop --root $1 --period 0.5 --cpu 100; sleep 600" ||
+		{ bad "tmux new-session"; return 1; }
+	until_ok 10 on_line 2 '^cycle [0-9]+:'
+}
+
+warn='^IDLE OVERSTATED: MGLRU on, no idlemem series: echo n > /sys/kernel/mm/lru_gen/enabled'
+"$mkfixture" --stock --lru-gen 0x0007 "$dir/stock" || { echo "FAIL: mkfixture"; exit 1; }
+"$mkfixture" --lru-gen 0x0007 "$dir/series" || { echo "FAIL: mkfixture"; exit 1; }
+
+if start "$dir/stock" && on_line 5 "$warn" && on_line 6 '^NAME'; then
+	ok "stock kernel, MGLRU on: the warning is header line 5, the table below"
+else
+	bad "stock kernel, MGLRU on: no warning line 5 above the table"
+fi
+echo 0x0000 > "$dir/stock/sys/kernel/mm/lru_gen/enabled"
+if until_ok 10 nowhere 'IDLE OVERSTATED' && on_line 5 '^NAME'; then
+	ok "MGLRU switched off: the warning goes within two reports"
+else
+	bad "MGLRU switched off: the warning stays"
+fi
+if start "$dir/series" && on_line 5 '^NAME' && nowhere 'OVERSTATED'; then
+	ok "kernel with the series: no warning"
+else
+	bad "kernel with the series: a warning or no table"
+fi
+
+# p: frozen report, measuring goes on; p again: the newest
+tm send-keys -t "$S" p
+if until_ok 5 on_line 2 '\[FROZEN: cycle [0-9]+ of period 0.5s, [1-9][0-9]* newer\]'; then
+	ok "p: $(line 2 | sed 's/.*\[FROZEN/[FROZEN/')"
+else
+	bad "p: no [FROZEN: ... newer] with measuring going on"
+fi
+shown=$(line 2 | sed -n 's/.*\[FROZEN: cycle \([0-9]*\) .*/\1/p')
+tm send-keys -t "$S" p
+if until_ok 3 nowhere 'FROZEN' && [ -n "$shown" ]; then
+	ok "p again: thawed"
+else
+	bad "p again: still frozen"
+fi
+
+# d 3: the cycle in progress is dropped, the old report is labelled
+tm send-keys -t "$S" d 3 Enter
+if until_ok 3 on_line 2 '^new period: .* period 3\.0s .*\[showing: cycle [0-9]+ of period 0.5s\]'; then
+	ok "d 3: $(line 2)"
+else
+	bad "d 3: no 'new period' with the old report labelled"
+fi
+if until_ok 12 on_line 2 '^cycle [0-9]+: .*period 3\.0s' && nowhere 'showing:'; then
+	ok "d 3: a report of the new period, two periods later"
+else
+	bad "d 3: no report of the new period"
+fi
+exit $fail
