@@ -11,10 +11,17 @@
 #   BENCH_DAEMON_S  seconds idletop -b runs undisturbed (default 30)
 #   BENCH_PAIRS     touchloop pairs (idletop stopped, running) (default 4)
 #   BENCH_SCAN_HOT  hot fraction of the scan-methods workload (default 0.9)
+#   BENCH_ONLY      "flush": only the TLB flush part, on an idle guest
+#   BENCH_FLUSH_CALLS   flush cost: calls per mode per round (default 200)
+#   BENCH_FLUSH_ROUNDS  flush cost: rounds of calls (default 10)
+#   BENCH_FLUSH_PAIRS   flush cost: touchloop rounds per call size (default 4)
+#   BENCH_FLUSH_TOUCH_S flush cost: seconds per touchloop run (default 3)
+#   BENCH_FLUSH_TOUCH_MIB flush cost: touchloop's memory (default 4)
+#   BENCH_FLUSH_TICK_MS flush cost: touchloop's ticker (default 20)
 #
 # Output: lines "BENCH ...", "BENCHSTEP ...", "TOUCH ...", "BENCHINFO ...",
-# "BENCHIDLE ...", "BENCHCYCLE ..."
-# that bench/report turns into the table and JSON.
+# "BENCHIDLE ...", "BENCHCYCLE ...", "FLUSHINFO ...", "FLUSHCALL ...",
+# "FLUSHLOOP ..." that bench/report turns into the table and JSON.
 set -u
 REPS=${BENCH_REPS:-5}
 WAIT=${BENCH_WAIT:-2}
@@ -23,6 +30,13 @@ TOUCH_S=${BENCH_TOUCH_S:-4}
 DAEMON_S=${BENCH_DAEMON_S:-30}
 PAIRS=${BENCH_PAIRS:-4}
 SCAN_HOT=${BENCH_SCAN_HOT:-0.9}
+ONLY=${BENCH_ONLY:-}
+FLUSH_CALLS=${BENCH_FLUSH_CALLS:-200}
+FLUSH_ROUNDS=${BENCH_FLUSH_ROUNDS:-10}
+FLUSH_PAIRS=${BENCH_FLUSH_PAIRS:-4}
+FLUSH_TOUCH_S=${BENCH_FLUSH_TOUCH_S:-3}
+FLUSH_TOUCH_MIB=${BENCH_FLUSH_TOUCH_MIB:-4}
+FLUSH_TICK_MS=${BENCH_FLUSH_TICK_MS:-20}
 INTERVAL=250	# wsgen: hot memory touched every 250 ms (several times per WAIT)
 CG=/sys/fs/cgroup/bench
 DIR=/mnt/scratch/bench
@@ -54,6 +68,73 @@ fill=$(( mem_kb * FILL / 100 / 1024 ))
 rotate() { set -- $order; first=$1; shift; order="$* $first"; }
 
 sz() { echo "$(( fill * $1 / 100 ))M"; }
+
+# The TLB flush at the end of every KPAGEIDLE_SCAN_MARK call (issue 15),
+# on a guest without the workloads.  (1) Per call: scanbench flush-calls,
+# pinned to CPU 0, over one 64-PFN chunk holding a THP of a process
+# spinning on CPU 1 (every call flushes CPU 1 with an IPI), of a process
+# asleep on CPU 0 (nothing to interrupt), the same rmap walk by write()
+# (no flush) and a chunk without user pages; the modes rotate per round.
+# (2) Cost to a workload: touchloop on CPU 1 (FLUSH_TOUCH_MIB, small
+# enough to stay in a hardware TLB) while scanbench cycles over all PFNs
+# on CPU 0, marking with the ioctl (a flush per call), marking with
+# write() (the same walks and accessed bits cleared, no flush) or testing
+# only; the three alternate, rotating per round, over all PFNs at the
+# call size idletop uses (64 Ki PFNs), and in 64-PFN calls over only the
+# chunks that hold touchloop's pages (64pid: every marking call flushes
+# touchloop's CPU, back to back, the worst case).
+# touchloop runs with a ticker (a process on CPU 1 that sleeps
+# FLUSH_TICK_MS in a loop): QEMU TCG resizes its software TLB only when
+# the TLB is flushed, so without other flushes the baselines would keep a
+# TLB too small for touchloop and run several times slower than the
+# flushing scanner's run (docs/performance.md).
+flushphase() {
+	if [ "$(nproc)" -lt 2 ]; then
+		info flush=skipped_one_cpu
+		return
+	fi
+	echo "FLUSHINFO touch_mib=$FLUSH_TOUCH_MIB tick_ms=$FLUSH_TICK_MS"
+	echo "--- flush cost (issue 15): $FLUSH_CALLS calls per mode, $FLUSH_ROUNDS rounds"
+	scanbench flush-calls "$FLUSH_CALLS" "$FLUSH_ROUNDS" ||
+		die "scanbench flush-calls failed"
+	for chunk in 65536 64pid; do
+		order="mark write test"
+		r=1
+		while [ $r -le "$FLUSH_PAIRS" ]; do
+			echo "--- flush cost: touchloop on CPU 1, scanner on CPU 0, $chunk-PFN calls, round $r: $order"
+			for m in $order; do
+				if [ $chunk = 64pid ]; then
+					taskset 2 touchloop "$FLUSH_TOUCH_MIB" \
+						"$FLUSH_TOUCH_S" "$FLUSH_TICK_MS" 1 > /tmp/touch.out &
+					tp=$!
+					sleep 0.5
+					taskset 1 scanbench loop "$m" 600 64 $tp > /tmp/loop.out &
+					sp=$!
+				else
+					taskset 1 scanbench loop "$m" 600 "$chunk" > /tmp/loop.out &
+					sp=$!
+					sleep 0.5
+					taskset 2 touchloop "$FLUSH_TOUCH_MIB" \
+						"$FLUSH_TOUCH_S" "$FLUSH_TICK_MS" > /tmp/touch.out &
+					tp=$!
+				fi
+				wait $tp || die "touchloop failed"
+				kill -TERM $sp
+				wait $sp || die "scanbench loop $m $chunk failed"
+				sed "s/^TOUCH /TOUCH run=flush-$chunk-$m /" /tmp/touch.out
+				sed "s/^FLUSHLOOP /FLUSHLOOP round=$r /" /tmp/loop.out
+			done
+			rotate
+			r=$((r + 1))
+		done
+	done
+}
+if [ "$ONLY" = flush ]; then
+	t0=$(date +%s)
+	flushphase
+	info done_s=$(( $(date +%s) - t0 ))
+	exit 0
+fi
 
 start() {	# name wsgen-args...
 	n=$1; shift
@@ -255,5 +336,11 @@ done
 scanphase idle
 echo 0 > "$CG/scan/cgroup.freeze" || die "cannot thaw $CG/scan"
 scanphase active
+echo "--- flush cost: stopping the workload"
+for p in $pids; do kill "$p" 2>/dev/null; done
+for p in $pids; do wait "$p" 2>/dev/null; done
+pids=
+rmdir "$CG/scan" 2>/dev/null
+flushphase
 info done_s=$(( $(date +%s) - t0 ))
 exit 0

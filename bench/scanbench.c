@@ -26,6 +26,46 @@
  *   scanbench cycle-bitmap the same through page_idle/bitmap (8 KiB
  *                          read, 8 KiB of all-ones words written)
  *
+ * The cost of the TLB flush that ends every KPAGEIDLE_SCAN_MARK call
+ * (issue 15); both need two online CPUs:
+ *
+ *   scanbench flush-calls CALLS ROUNDS
+ *                          pins itself to CPU 0 and makes CALLS calls per
+ *                          mode per round, the modes rotating per round,
+ *                          over one 64-PFN chunk: "ipi" = MARK on a THP
+ *                          (2 MiB, MADV_HUGEPAGE) of a child spinning on
+ *                          CPU 1 (each call flushes CPU 1 with an IPI),
+ *                          "local" = MARK on a THP of a child pinned to
+ *                          CPU 0 and asleep (the same rmap walk and flush
+ *                          bookkeeping, no CPU to interrupt), "write" =
+ *                          64 1s written to /proc/kpageidle over the
+ *                          spinner's chunk (the same rmap walk, no flush at
+ *                          all), "empty" = MARK on a chunk without LRU pages
+ *                          (the call alone); prints per round and mode
+ *     FLUSHCALL mode=M round=R calls=N wall_us=W cpu_us=C tlb=T cal=F
+ *               accessed=A
+ *                          W, C per call (wall, CPU of this thread); T the
+ *                          TLB shootdowns received over all CPUs during the
+ *                          N calls (the "TLB" row of /proc/interrupts), F
+ *                          the function-call IPIs ("CAL"); A
+ *                          the calls that found the page accessed (-1 for
+ *                          write)
+ *   scanbench loop MODE SECONDS CHUNK [PID]
+ *                          for SECONDS or until SIGTERM, cycle over all
+ *                          PFNs in CHUNK-PFN calls, or with PID (CHUNK
+ *                          64) over only the chunks holding pages of
+ *                          process PID, so that every marking call
+ *                          flushes its TLB; MODE mark = KPAGEIDLE_SCAN
+ *                          with KPAGEIDLE_SCAN_MARK, write = write() of 1s
+ *                          to /proc/kpageidle (the same marking, no
+ *                          flush), test = KPAGEIDLE_SCAN without the flag
+ *                          (no marking, no flush); prints
+ *     FLUSHLOOP mode=M chunk=K[pid] calls=N pfns=P seconds=S tlb=T cal=F
+ *               targets=C
+ *                          T, F: TLB shootdowns and function-call IPIs
+ *                          received (flush_tlb_all() beyond 32 address
+ *                          spaces), C: the chunks of PID
+ *
  * The floor is the least a user-space scanner of these files can do per
  * cycle; the seed method is the script written in C, so that only the
  * system call pattern differs, not the interpreter.
@@ -38,13 +78,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
+#include <time.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "../top/kpageidle_abi.h"
 
 #define BATCH		(64 * 1024)	/* entries per read/write */
+#define KPF_LRU		5
 #define KPF_UNEVICTABLE	18
 #define KPF_THP		22
+#define THP_SIZE	(2UL << 20)
+#define CHUNK		64	/* PFNs per flush-calls call */
 
 static uint64_t buf[3][BATCH];
 
@@ -274,10 +323,405 @@ static unsigned long cycle_rw(const char *path, int bitmap)
 	return pfns;
 }
 
+static double now(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts))
+		die("clock_gettime");
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity (two online CPUs needed)");
+}
+
+/*
+ * Interrupts received so far, summed over CPUs, of one row of
+ * /proc/interrupts: "TLB" (TLB shootdowns) or "CAL" (function calls,
+ * e.g. flush_tlb_all()).
+ */
+static unsigned long long irq_row(const char *row)
+{
+	static char text[64 * 1024];
+	unsigned long long sum = 0, v;
+	int fd = open_or_die("/proc/interrupts", O_RDONLY);
+	char key[16], *p, *end;
+	size_t len = 0;
+	ssize_t n;
+
+	while ((n = read(fd, text + len, sizeof(text) - 1 - len)) > 0)
+		len += (size_t)n;
+	if (n < 0)
+		die("read /proc/interrupts");
+	close(fd);
+	text[len] = 0;
+	snprintf(key, sizeof(key), "%s:", row);	/* right-aligned names */
+	p = strstr(text, key);
+	while (p && p > text && p[-1] != ' ' && p[-1] != '\n')
+		p = strstr(p + 1, key);
+	if (!p) {
+		errno = ENOENT;
+		die(row);
+	}
+	p += strlen(key);
+	for (;;) {
+		v = strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		sum += v;
+		p = end;
+	}
+	return sum;
+}
+
+static unsigned long long tlb_shootdowns(void)
+{
+	return irq_row("TLB");
+}
+
+/*
+ * A child on CPU cpu with one THP, touched once, then touched in a loop
+ * (spin) or left alone (pause); returns its pid and the THP's head PFN.
+ */
+static pid_t thp_child(int cpu, int spin, uint64_t *pfn)
+{
+	uint64_t flags, ent;
+	uintptr_t addr;
+	int p[2], fd;
+	pid_t pid;
+	char path[64];
+
+	if (pipe(p))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		volatile char *mem;
+		char *raw;
+		size_t i;
+
+		close(p[0]);
+		/* never outlive the bench */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+			die("prctl");
+		pin(cpu);
+		raw = mmap(NULL, 2 * THP_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (raw == MAP_FAILED)
+			die("mmap");
+		mem = (char *)(((uintptr_t)raw + THP_SIZE - 1) &
+			       ~(THP_SIZE - 1));
+		if (madvise((void *)mem, THP_SIZE, MADV_HUGEPAGE))
+			die("madvise MADV_HUGEPAGE");
+		for (i = 0; i < THP_SIZE; i += 4096)
+			mem[i] = 1;
+		addr = (uintptr_t)mem;
+		if (write(p[1], &addr, sizeof(addr)) != sizeof(addr))
+			die("write pipe");
+		close(p[1]);
+		if (!spin)
+			for (;;)
+				pause();
+		for (;;)
+			for (i = 0; i < THP_SIZE; i += 4096)
+				mem[i]++;
+	}
+	close(p[1]);
+	if (read(p[0], &addr, sizeof(addr)) != sizeof(addr)) {
+		errno = EIO;
+		die("child setup");
+	}
+	close(p[0]);
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
+	fd = open_or_die(path, O_RDONLY);
+	if (pread(fd, &ent, 8, (off_t)(addr / 4096 * 8)) != 8)
+		die(path);
+	close(fd);
+	if (!(ent >> 63)) {
+		errno = EFAULT;
+		die("child's page not present");
+	}
+	*pfn = ent & ((1ULL << 55) - 1);
+	fd = open_or_die("/proc/kpageflags", O_RDONLY);
+	if (pread(fd, &flags, 8, (off_t)(*pfn * 8)) != 8)
+		die("/proc/kpageflags");
+	close(fd);
+	if (*pfn % 512 || !((flags >> KPF_THP) & 1)) {
+		errno = EINVAL;
+		die("the child's memory is not a THP (transparent_hugepage?)");
+	}
+	return pid;
+}
+
+/* The first 64-PFN chunk without an LRU page, for the "empty" mode. */
+static uint64_t empty_chunk(void)
+{
+	int fd = open_or_die("/proc/kpageflags", O_RDONLY);
+	uint64_t pfn = 0;
+	ssize_t n;
+	int i, lru;
+
+	for (;; pfn += CHUNK) {
+		n = pread(fd, buf[0], CHUNK * 8, (off_t)(pfn * 8));
+		if (n < 0)
+			die("/proc/kpageflags");
+		if (n != CHUNK * 8) {
+			errno = ENOENT;
+			die("no 64-PFN chunk without LRU pages");
+		}
+		for (lru = 0, i = 0; i < CHUNK; i++)
+			lru |= (buf[0][i] >> KPF_LRU) & 1;
+		if (!lru)
+			break;
+	}
+	close(fd);
+	return pfn;
+}
+
+enum { M_IPI, M_LOCAL, M_WRITE, M_EMPTY, NMODES };
+static const char *const mode_name[NMODES] = {
+	"ipi", "local", "write", "empty"
+};
+
+/* One KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK over [pfn, pfn + CHUNK). */
+static int mark_chunk(int fd, uint64_t pfn)
+{
+	struct kpageidle_scan_arg a = {
+		.size = sizeof(a), .flags = KPAGEIDLE_SCAN_MARK,
+		.start = pfn, .end = pfn + CHUNK,
+		.vec = (uintptr_t)buf[0], .vec_len = 1,
+	};
+
+	if (ioctl(fd, KPAGEIDLE_SCAN, &a))
+		die("ioctl KPAGEIDLE_SCAN");
+	if (a.walk_end != pfn + CHUNK) {
+		errno = EIO;
+		die("KPAGEIDLE_SCAN stopped short");
+	}
+	return !(buf[0][0] & 1);	/* the chunk's first page accessed */
+}
+
+static void flush_calls(long calls, long rounds)
+{
+	int fd = open_or_die("/proc/kpageidle", O_RDWR);
+	uint64_t pfn[NMODES], ones[CHUNK];
+	unsigned long long t0, f0;
+	pid_t spinner, sleeper;
+	int order[NMODES], m, k, first;
+	long r, i, acc;
+	double w0, c0;
+
+	for (i = 0; i < CHUNK; i++)
+		ones[i] = 1;
+	pin(0);
+	spinner = thp_child(1, 1, &pfn[M_IPI]);
+	sleeper = thp_child(0, 0, &pfn[M_LOCAL]);
+	pfn[M_WRITE] = pfn[M_IPI];
+	pfn[M_EMPTY] = empty_chunk();
+	printf("FLUSHINFO ipi_pfn=%llu local_pfn=%llu empty_pfn=%llu\n",
+	       (unsigned long long)pfn[M_IPI], (unsigned long long)pfn[M_LOCAL],
+	       (unsigned long long)pfn[M_EMPTY]);
+	for (m = 0; m < NMODES; m++)
+		order[m] = m;
+	/* round 0: warm-up, not printed */
+	for (r = 0; r <= rounds; r++) {
+		for (k = 0; k < NMODES; k++) {
+			m = order[k];
+			acc = 0;
+			f0 = irq_row("CAL");
+			t0 = tlb_shootdowns();
+			w0 = now(CLOCK_MONOTONIC);
+			c0 = now(CLOCK_THREAD_CPUTIME_ID);
+			for (i = 0; i < calls; i++) {
+				if (m != M_WRITE)
+					acc += mark_chunk(fd, pfn[m]);
+				else if (pwrite(fd, ones, sizeof(ones),
+						(off_t)(pfn[m] * 8)) != sizeof(ones))
+					die("write /proc/kpageidle");
+			}
+			c0 = now(CLOCK_THREAD_CPUTIME_ID) - c0;
+			w0 = now(CLOCK_MONOTONIC) - w0;
+			t0 = tlb_shootdowns() - t0;
+			f0 = irq_row("CAL") - f0;
+			if (r)
+				printf("FLUSHCALL mode=%s round=%ld calls=%ld "
+				       "wall_us=%.2f cpu_us=%.2f tlb=%llu "
+				       "cal=%llu accessed=%ld\n", mode_name[m],
+				       r, calls, w0 * 1e6 / (double)calls,
+				       c0 * 1e6 / (double)calls, t0, f0,
+				       m == M_WRITE ? -1L : acc);
+		}
+		first = order[0];	/* rotate, as run-guest.sh does */
+		for (k = 1; k < NMODES; k++)
+			order[k - 1] = order[k];
+		order[NMODES - 1] = first;
+		fflush(stdout);
+	}
+	if (kill(spinner, SIGKILL) || kill(sleeper, SIGKILL))
+		die("kill");
+	if (waitpid(spinner, NULL, 0) < 0 || waitpid(sleeper, NULL, 0) < 0)
+		die("waitpid");
+	close(fd);
+}
+
+static volatile sig_atomic_t stop_loop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop_loop = 1;
+}
+
+/* The 64-PFN chunks holding pages of process pid, sorted, for loop. */
+static uint64_t tchunk[BATCH];
+static size_t ntchunk;
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static void pid_chunks(const char *pid)
+{
+	unsigned long long lo, hi, va;
+	char path[64], line[512];
+	uint64_t ent;
+	size_t i, k;
+	FILE *maps;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/pagemap", pid);
+	fd = open_or_die(path, O_RDONLY);
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+	maps = fopen(path, "re");
+	if (!maps)
+		die(path);
+	while (fgets(line, sizeof(line), maps)) {
+		if (sscanf(line, "%llx-%llx", &lo, &hi) != 2 ||
+		    strstr(line, "[vsyscall]"))
+			continue;
+		for (va = lo; va < hi && ntchunk < BATCH; va += 4096) {
+			if (pread(fd, &ent, 8, (off_t)(va / 4096 * 8)) != 8)
+				die("pagemap");
+			if (ent >> 63)	/* present: PFN in bits 0-54 */
+				tchunk[ntchunk++] = ent & ((1ULL << 55) - 64);
+		}
+	}
+	if (ferror(maps))
+		die(path);
+	fclose(maps);
+	close(fd);
+	if (!ntchunk) {
+		errno = ENOENT;
+		die("no pages in the target process");
+	}
+	qsort(tchunk, ntchunk, sizeof(tchunk[0]), cmp_u64);
+	for (k = 1, i = 1; i < ntchunk; i++)
+		if (tchunk[i] != tchunk[k - 1])
+			tchunk[k++] = tchunk[i];
+	ntchunk = k;
+}
+
+/*
+ * Cycle over every PFN in chunk-PFN calls, or over the chunks of tchunk,
+ * for secs seconds or to SIGTERM.
+ */
+static void loop(const char *mode, double secs, uint64_t chunk)
+{
+	int mark = !strcmp(mode, "mark"), wr = !strcmp(mode, "write");
+	int fd = open_or_die("/proc/kpageidle", O_RDWR);
+	struct kpageidle_scan_arg a = {
+		.size = sizeof(a), .flags = mark ? KPAGEIDLE_SCAN_MARK : 0,
+		.vec = (uintptr_t)buf[0], .vec_len = BATCH / 64,
+	};
+	unsigned long long t0, c0, calls = 0, pfns = 0;
+	uint64_t pfn = 0, next, i;
+	size_t ti = 0;
+	double w0, t;
+	ssize_t n;
+
+	if (!mark && !wr && strcmp(mode, "test")) {
+		errno = EINVAL;
+		die(mode);
+	}
+	if (signal(SIGTERM, on_term) == SIG_ERR)
+		die("signal");
+	for (i = 0; i < chunk; i++)
+		buf[1][i] = 1;
+	if (ntchunk)
+		pfn = tchunk[0];
+	c0 = irq_row("CAL");
+	t0 = tlb_shootdowns();
+	w0 = now(CLOCK_MONOTONIC);
+	do {
+		if (wr) {
+			n = pwrite(fd, buf[1], chunk * 8, (off_t)(pfn * 8));
+			if (n < 0 && errno != ENXIO)
+				die("write /proc/kpageidle");
+			next = n > 0 && (uint64_t)n == chunk * 8 ?
+			       pfn + chunk : 0;
+			pfns += n > 0 ? (unsigned long long)n / 8 : 0;
+		} else {
+			a.start = pfn;
+			a.end = pfn + chunk;
+			if (ioctl(fd, KPAGEIDLE_SCAN, &a)) {
+				if (errno != ENXIO)
+					die("ioctl KPAGEIDLE_SCAN");
+				a.walk_end = pfn;
+			}
+			pfns += a.walk_end - pfn;
+			next = a.walk_end == pfn + chunk ? a.walk_end : 0;
+		}
+		if (ntchunk) {
+			ti = (ti + 1) % ntchunk;
+			next = tchunk[ti];
+		}
+		pfn = next;
+		calls++;
+		t = now(CLOCK_MONOTONIC) - w0;
+	} while (t < secs && !stop_loop);
+	t0 = tlb_shootdowns() - t0;
+	c0 = irq_row("CAL") - c0;
+	printf("FLUSHLOOP mode=%s chunk=%llu%s calls=%llu pfns=%llu "
+	       "seconds=%.3f tlb=%llu cal=%llu targets=%zu\n", mode,
+	       (unsigned long long)chunk, ntchunk ? "pid" : "", calls, pfns, t,
+	       t0, c0, ntchunk);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long pfns;
+	long a, b;
 
+	if (argc == 4 && !strcmp(argv[1], "flush-calls")) {
+		a = atol(argv[2]);
+		b = atol(argv[3]);
+		if (a <= 0 || b <= 0)
+			goto usage;
+		flush_calls(a, b);
+		return 0;
+	}
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "loop")) {
+		a = atol(argv[4]);
+		if (atof(argv[3]) <= 0 || a < 64 || a > BATCH || a % 64 ||
+		    (argc == 6 && (a != 64 || atol(argv[5]) <= 0)))
+			goto usage;
+		if (argc == 6)
+			pid_chunks(argv[5]);
+		loop(argv[2], atof(argv[3]), (uint64_t)a);
+		return 0;
+	}
 	if (argc != 2)
 		goto usage;
 	if (!strcmp(argv[1], "floor-mark"))
@@ -304,6 +748,8 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: scanbench floor-mark|floor-read|seed-mark|"
-		"seed-read|cycle-ioctl|cycle-rw|cycle-bitmap\n");
+		"seed-read|cycle-ioctl|cycle-rw|cycle-bitmap\n"
+		"       scanbench flush-calls CALLS ROUNDS\n"
+		"       scanbench loop mark|write|test SECONDS CHUNK [PID]\n");
 	return 2;
 }
