@@ -30,7 +30,7 @@ en=/sys/kernel/mm/lru_gen/enabled
 bitmap=/sys/kernel/mm/page_idle/bitmap
 [ -w $en ] || { echo "SKIP: no $en (CONFIG_LRU_GEN=n)"; exit 77; }
 [ -w $bitmap ] || { echo "SKIP: no page_idle bitmap"; exit 77; }
-. "$(dirname "$0")/../tui/lib"	# tui_*, PIN; sets an EXIT trap we extend
+. "$(dirname "$0")/../tui/lib"	# tui_*; sets an EXIT trap we extend
 
 saved=$(cat $en)
 restore() {
@@ -52,10 +52,10 @@ ln -s $en $r/sys/kernel/mm/lru_gen/enabled
 ln -s /sys/fs/cgroup $r/sys/fs/cgroup
 
 run() {	# tag root extra-args: one report in each format
-	$PIN idletop -b -n 1 --period 1 --cpu 100 --root "$2" $3 > "$1.txt" &&
-	$PIN idletop -b -n 1 --period 1 --cpu 100 --root "$2" $3 -f json \
+	idletop -b -n 1 --period 1 --cpu 100 --root "$2" $3 > "$1.txt" &&
+	idletop -b -n 1 --period 1 --cpu 100 --root "$2" $3 -f json \
 		> "$1.json" &&
-	$PIN idletop -b -n 1 --period 1 --cpu 100 --root "$2" $3 \
+	idletop -b -n 1 --period 1 --cpu 100 --root "$2" $3 \
 		-f openmetrics > "$1.prom" || no "$1: idletop failed"
 }
 
