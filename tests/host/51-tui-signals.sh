@@ -12,27 +12,8 @@
 # ignored.  Before the signals: the tree's rows of bidi
 # and zero-width names are escaped and as wide as every other row.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-make -s -C "$top/top" all "$top/build/top/unit/mkfixture" ||
-	{ echo "FAIL: make -C top"; exit 1; }
-idletop=${IDLETOP:-$top/top/idletop}	# IDLETOP=: another build
-command -v tmux > /dev/null || { echo "FAIL: tmux not found (Debian package tmux)"; exit 1; }
-dir=$(mktemp -d)
-n=0 S=idletop-sig-$$-0
-# a private tmux server per run (a new one never meets the last one dying):
-# nothing of the user's own sessions is touched
-tm() { tmux -L "$S" -f /dev/null "$@"; }
-cleanup() {
-	local i
-	for ((i = 0; i <= n; i++)); do
-		tmux -L "idletop-sig-$$-$i" kill-server 2> /dev/null
-	done
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-fail=0
-ok()  { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fail=1; }
+TMUX_PREFIX=idletop-sig
+. "$(dirname "$0")/tmux-lib"	# top idletop mkfixture dir tm n S ok bad fail
 
 "$top/build/top/unit/mkfixture" "$dir/root" || { echo "FAIL: mkfixture"; exit 1; }
 cat > "$dir/pane.sh" <<EOF
@@ -62,7 +43,7 @@ flags() { tm display -p -t "$S" '#{alternate_on} #{cursor_flag} #{keypad_cursor_
 # start(): idletop in a fresh session, shown and measuring; 1 on failure
 start() {
 	tm kill-server 2> /dev/null
-	n=$((n + 1)) S=idletop-sig-$$-$n
+	n=$((n + 1)) S=$TMUX_PREFIX-$$-$n
 	rm -f "$dir/pid" "$dir/rc" "$dir/before" "$dir/after"
 	tm new-session -d -x 110 -y 30 -s "$S" \
 		"env LANG=C.UTF-8 TERM=screen bash $dir/pane.sh" || return 1

@@ -12,28 +12,8 @@
 # - d 3 starts anew at 3 s ("new period", "[showing: cycle N of period
 #   0.5s]") until a report of the new period comes.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-make -s -C "$top/top" all "$top/build/top/unit/mkfixture" ||
-	{ echo "FAIL: make -C top"; exit 1; }
-idletop=${IDLETOP:-$top/top/idletop}	# IDLETOP=: another build
-mkfixture=$top/build/top/unit/mkfixture
-command -v tmux > /dev/null || { echo "FAIL: tmux not found (Debian package tmux)"; exit 1; }
-dir=$(mktemp -d)
-n=0 S=idletop-hdr-$$-0
-# a private tmux server per start (a new one never meets the last one
-# dying): nothing of the user's own sessions is touched
-tm() { tmux -L "$S" -f /dev/null "$@"; }
-cleanup() {
-	local i
-	for ((i = 0; i <= n; i++)); do
-		tmux -L "idletop-hdr-$$-$i" kill-server 2> /dev/null
-	done
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-fail=0
-ok()  { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; tm capture-pane -p -t "$S" 2> /dev/null | sed 's/^/    /'; fail=1; }
+TMUX_PREFIX=idletop-hdr
+. "$(dirname "$0")/tmux-lib"	# top idletop mkfixture dir tm n S ok bad fail
 
 until_ok() {	# SECS CMD...: poll every 0.1 s
 	local n=$(($1 * 10))
@@ -51,7 +31,7 @@ nowhere() { ! tm capture-pane -p -t "$S" | grep -qE "$1"; }
 
 start() {	# root: idletop at --period 0.5 in a fresh server
 	tm kill-server 2> /dev/null
-	n=$((n + 1)) S=idletop-hdr-$$-$n
+	n=$((n + 1)) S=$TMUX_PREFIX-$$-$n
 	tm new-session -d -x 120 -y 24 -s "$S" \
 		"env LANG=C.UTF-8 TERM=screen $idletop --root $1 --period 0.5 --cpu 100; sleep 600" ||
 		{ bad "tmux new-session"; return 1; }
