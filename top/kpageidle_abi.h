@@ -29,7 +29,7 @@ struct kpageidle_scan_arg {
 	__u64 walk_end;		/* out: first PFN not scanned */
 	__u64 vec;		/* in: user address of the output bitmap (u64 words) */
 	__u64 vec_len;		/* in: length of vec in u64 words */
-	__u64 nr_skipped;	/* out: pages reported not idle, ptes not walked */
+	__u64 nr_skipped;	/* out, marking: not idle only as ptes were not walked */
 	__u64 reserved[2];	/* in: zero */
 };
 
