@@ -26,17 +26,6 @@ stty -a > "$dir/after"
 exec sleep 600
 EOF
 
-# until(SECS, CMD...): poll every 0.1 s
-until_ok() {
-	local n=$(($1 * 10))
-	shift
-	while [ $n -gt 0 ]; do
-		"$@" 2> /dev/null && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
 on_screen() { tm capture-pane -p -t "$S" | grep -q "$1"; }
 flags() { tm display -p -t "$S" '#{alternate_on} #{cursor_flag} #{keypad_cursor_flag}'; }
 

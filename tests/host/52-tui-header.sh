@@ -15,16 +15,6 @@ set -u
 TMUX_PREFIX=idletop-hdr
 . "$(dirname "$0")/tmux-lib"	# top idletop mkfixture dir tm n S ok bad fail
 
-until_ok() {	# SECS CMD...: poll every 0.1 s
-	local n=$(($1 * 10))
-	shift
-	while [ $n -gt 0 ]; do
-		"$@" 2> /dev/null && return 0
-		sleep 0.1
-		n=$((n - 1))
-	done
-	return 1
-}
 line() { tm capture-pane -p -t "$S" | sed -n "$1p"; }
 on_line() { line "$1" | grep -qE "$2"; }
 nowhere() { ! tm capture-pane -p -t "$S" | grep -qE "$1"; }
