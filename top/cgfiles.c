@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cgfiles.c - memory.current, memory.stat, memory.low/high/max, pressure */
+/*
+ * cgfiles.c - memory.current, memory.stat, memory.low/high/max, pressure,
+ * memory.events and memory.swap.current
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
@@ -9,10 +12,12 @@
 #include "cgroup.h"
 #include "util.h"
 
-static const struct {
+struct cg_key {
 	const char *key;
 	size_t off;
-} stat_keys[] = {
+};
+
+static const struct cg_key stat_keys[] = {
 	{ "anon", offsetof(struct cg_mem, anon) },
 	{ "file", offsetof(struct cg_mem, file) },
 	{ "shmem", offsetof(struct cg_mem, shmem) },
@@ -25,7 +30,19 @@ static const struct {
 	{ "inactive_anon", offsetof(struct cg_mem, inactive_anon) },
 	{ "active_file", offsetof(struct cg_mem, active_file) },
 	{ "inactive_file", offsetof(struct cg_mem, inactive_file) },
+	{ "workingset_refault_anon", offsetof(struct cg_mem, refault_anon) },
+	{ "workingset_refault_file", offsetof(struct cg_mem, refault_file) },
 };
+
+static const struct cg_key event_keys[] = {
+	{ "low", offsetof(struct cg_mem, ev_low) },
+	{ "high", offsetof(struct cg_mem, ev_high) },
+	{ "max", offsetof(struct cg_mem, ev_max) },
+	{ "oom", offsetof(struct cg_mem, ev_oom) },
+	{ "oom_kill", offsetof(struct cg_mem, ev_oom_kill) },
+};
+
+#define NKEYS(a) (sizeof(a) / sizeof(*(a)))
 
 static int parse_u64(const char *s, char **end, uint64_t *v)
 {
@@ -41,8 +58,12 @@ static int parse_u64(const char *s, char **end, uint64_t *v)
 	return 0;
 }
 
-/* "key value" lines; unknown keys are ignored, malformed lines too. */
-int cg_parse_memstat(const char *text, struct cg_mem *m)
+/*
+ * "key value" lines into the fields of m named by keys; unknown keys and
+ * malformed lines are ignored. 0 if any key was found, else -1.
+ */
+static int parse_keyed(const char *text, const struct cg_key *keys,
+		       size_t nkeys, struct cg_mem *m)
 {
 	const char *line = text;
 	int found = 0;
@@ -58,18 +79,27 @@ int cg_parse_memstat(const char *text, struct cg_mem *m)
 		if (sp && sp < nl && !parse_u64(sp + 1, &end, &v) &&
 		    end == nl) {
 			klen = (size_t)(sp - line);
-			for (i = 0; i < sizeof(stat_keys) / sizeof(*stat_keys);
-			     i++) {
-				if (strlen(stat_keys[i].key) != klen ||
-				    memcmp(stat_keys[i].key, line, klen))
+			for (i = 0; i < nkeys; i++) {
+				if (strlen(keys[i].key) != klen ||
+				    memcmp(keys[i].key, line, klen))
 					continue;
-				*(uint64_t *)((char *)m + stat_keys[i].off) = v;
+				*(uint64_t *)((char *)m + keys[i].off) = v;
 				found++;
 			}
 		}
 		line = *nl ? nl + 1 : nl;
 	}
 	return found ? 0 : -1;
+}
+
+int cg_parse_memstat(const char *text, struct cg_mem *m)
+{
+	return parse_keyed(text, stat_keys, NKEYS(stat_keys), m);
+}
+
+int cg_parse_events(const char *text, struct cg_mem *m)
+{
+	return parse_keyed(text, event_keys, NKEYS(event_keys), m);
 }
 
 int cg_parse_limit(const char *text, uint64_t *v)
@@ -149,4 +179,10 @@ void cg_read_mem(const char *dir, struct cg_mem *m)
 	t = read_in(dir, "memory.pressure");
 	m->has_pressure = t && !cg_parse_pressure(t, m);
 	free(t);
+	t = read_in(dir, "memory.events");
+	m->has_events = t && !cg_parse_events(t, m);
+	free(t);
+	/* "max" cannot appear here; a CG_NOLIMIT value would be a bug */
+	m->has_swap = read_limit(dir, "memory.swap.current", &m->swap_current) &&
+		      m->swap_current != CG_NOLIMIT;
 }

@@ -14,10 +14,15 @@
 /* memory.* files of one cgroup; has_* say which were readable. */
 struct cg_mem {
 	int has_current, has_stat, has_low, has_high, has_max, has_pressure;
+	int has_events, has_swap;
 	uint64_t current;			/* bytes */
 	uint64_t anon, file, shmem, file_mapped, unevictable;
 	uint64_t anon_thp, file_thp, shmem_thp;
 	uint64_t active_anon, inactive_anon, active_file, inactive_file;
+	uint64_t refault_anon, refault_file;	/* memory.stat, events */
+	/* memory.events (hierarchical counts since the cgroup's creation) */
+	uint64_t ev_low, ev_high, ev_max, ev_oom, ev_oom_kill;
+	uint64_t swap_current;			/* memory.swap.current, bytes */
 	uint64_t low, high, max;		/* bytes or CG_NOLIMIT */
 	double some_avg10, some_avg60, some_avg300;	/* memory.pressure, % */
 	double full_avg10, full_avg60, full_avg300;
@@ -66,6 +71,7 @@ long cg_tree_find(const struct cg_tree *t, uint64_t ino);
 /* cgfiles.c: read and parse the memory.* files of one cgroup directory. */
 void cg_read_mem(const char *dir, struct cg_mem *m);
 int cg_parse_memstat(const char *text, struct cg_mem *m);
+int cg_parse_events(const char *text, struct cg_mem *m);
 int cg_parse_limit(const char *text, uint64_t *v);
 int cg_parse_pressure(const char *text, struct cg_mem *m);
 

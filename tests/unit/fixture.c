@@ -133,7 +133,11 @@ uint64_t fx_mkcg(struct fixture *fx, const char *rel)
 		return 0;
 	fx_write(dir, "memory.current", "8388608\n");
 	fx_write(dir, "memory.stat", "anon 4194304\nfile 2097152\n"
-		 "kernel 12288\nshmem 1048576\nfile_mapped 4096\n");
+		 "kernel 12288\nshmem 1048576\nfile_mapped 4096\n"
+		 "workingset_refault_anon 3\nworkingset_refault_file 40\n");
+	fx_write(dir, "memory.events", "low 0\nhigh 7\nmax 2\noom 1\n"
+		 "oom_kill 1\noom_group_kill 0\n");
+	fx_write(dir, "memory.swap.current", "65536\n");
 	fx_write(dir, "memory.low", "0\n");
 	fx_write(dir, "memory.high", "max\n");
 	fx_write(dir, "memory.max", "1073741824\n");

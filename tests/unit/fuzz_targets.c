@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_targets.c - what fuzz.c feeds: every file idletop parses.
- *   memory.stat, memory.{current,low,high,max}, memory.pressure: the
- *	parsers of cgfiles.c, on the text itself;
+ *   memory.stat, memory.{current,low,high,max,swap.current},
+ *	memory.pressure, memory.events: the parsers of cgfiles.c, on the
+ *	text itself;
  *   mountinfo: cg_mountinfo_cgroup2();
  *   cgroup.procs, /proc/PID/status: procs_read() over files in a temp
  *	root (the detail screen's process list);
@@ -11,7 +12,7 @@
  *	bitmap of any length (short reads: not a multiple of 8, shorter
  *	than each other, empty) and content, through the whole engine
  *	(engine_open, a one-shot cycle, the report).
- * idletop reads no memory.events (nothing there is shown).  /proc/meminfo,
+ * /proc/meminfo,
  * hostname and osrelease are one sscanf()/line each in ui.c, out of reach.
  */
 #include <errno.h>
@@ -130,6 +131,21 @@ static int run_pressure(const char *d, size_t len)
 	(void)len;
 	memset(&m, 0, sizeof(m));
 	cg_parse_pressure(d, &m);
+	return 0;
+}
+
+static const char *const events_seeds[] = {
+	"low 0\nhigh 7\nmax 2\noom 1\noom_kill 1\noom_group_kill 0\n",
+	"high 18446744073709551615\n", NULL,
+};
+
+static int run_events(const char *d, size_t len)
+{
+	struct cg_mem m;
+
+	(void)len;
+	memset(&m, 0, sizeof(m));
+	cg_parse_events(d, &m);
 	return 0;
 }
 
@@ -315,6 +331,7 @@ const struct fuzz_target fuzz_targets[] = {
 	{ "memory.stat", run_memstat, memstat_seeds, 0, 1 },
 	{ "memory.max", run_limit, limit_seeds, 0, 1 },
 	{ "memory.pressure", run_pressure, pressure_seeds, 0, 1 },
+	{ "memory.events", run_events, events_seeds, 0, 1 },
 	{ "mountinfo", run_mountinfo, mountinfo_seeds, 0, 1 },
 	{ "cgroup.procs", run_procs, procs_seeds, 0, 1 },
 	{ "status", run_status, status_seeds, 0, 1 },

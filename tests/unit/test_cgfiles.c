@@ -22,7 +22,8 @@ static void test_memstat(void **state)
 		"shmem 300\nfile_mapped 7\nanon_thp 2097152\n"
 		"inactive_anon 11\nactive_anon 12\ninactive_file 13\n"
 		"active_file 14\nunevictable 15\nbogus line\nfile_dirty x\n"
-		"shmem_thp 0";
+		"workingset_refault_anon 21\nworkingset_refault_file 22\n"
+		"workingset_refault 99\nshmem_thp 0";
 
 	(void)state;
 	assert_int_equal(cg_parse_memstat(text, &m), 0);
@@ -33,8 +34,27 @@ static void test_memstat(void **state)
 	assert_int_equal(m.anon_thp, 2097152);
 	assert_int_equal(m.active_file, 14);
 	assert_int_equal(m.unevictable, 15);
+	assert_int_equal(m.refault_anon, 21);	/* not workingset_refault */
+	assert_int_equal(m.refault_file, 22);
 	assert_int_equal(cg_parse_memstat("", &m), -1);
 	assert_int_equal(cg_parse_memstat("nothing here\n", &m), -1);
+}
+
+static void test_events(void **state)
+{
+	struct cg_mem m = { 0 };
+
+	(void)state;
+	assert_int_equal(cg_parse_events("low 1\nhigh 22\nmax 3\noom 4\n"
+					 "oom_kill 5\noom_group_kill 9\n", &m),
+			 0);
+	assert_int_equal(m.ev_low, 1);
+	assert_int_equal(m.ev_high, 22);
+	assert_int_equal(m.ev_max, 3);
+	assert_int_equal(m.ev_oom, 4);
+	assert_int_equal(m.ev_oom_kill, 5);	/* not oom_group_kill */
+	assert_int_equal(cg_parse_events("", &m), -1);
+	assert_int_equal(cg_parse_events("high -1\n", &m), -1);
 }
 
 static void test_limits(void **state)
@@ -116,6 +136,10 @@ static void test_tree(void **state)
 	assert_int_equal(i, 3);
 	assert_int_equal(cg_tree_find(&t, 1), -1);
 	assert_true(t.v[3].mem.has_current && t.v[3].mem.has_pressure);
+	assert_true(t.v[3].mem.has_events && t.v[3].mem.has_swap);
+	assert_int_equal(t.v[3].mem.ev_high, 7);
+	assert_int_equal(t.v[3].mem.refault_file, 40);
+	assert_int_equal(t.v[3].mem.swap_current, 65536);
 	assert_true(t.v[3].mem.high == CG_NOLIMIT);
 	assert_int_equal(t.v[3].mem.max, 1073741824);
 	assert_int_equal(t.v[3].mem.anon, 4194304);
@@ -208,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_memstat),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_pressure),
+		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_mountinfo),
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_tree_faults),
