@@ -5,6 +5,10 @@
 #include "acct.h"
 
 const unsigned age_bucket_min[AGE_BUCKETS] = { 1, 2, 4, 8, 16 };
+/* kstaled's 1, 2, 5, 15, 30, 60, 120, 240 periods at idletop's 60 s */
+const struct idle_tbuckets idle_tbuckets_default = {
+	8, { 60, 120, 300, 900, 1800, 3600, 7200, 14400 }
+};
 
 int age_bucket(unsigned age)
 {
@@ -28,6 +32,8 @@ void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src)
 	}
 	for (i = 0; i < AGE_BUCKETS; i++)
 		dst->age[i] += src->age[i];
+	for (i = 0; i < IDLE_TBUCKETS_MAX; i++)
+		dst->idle_t[i] += src->idle_t[i];
 	dst->unevictable += src->unevictable;
 	dst->ws_idle += src->ws_idle;
 }

@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include "stats.h"
 
-enum out_format { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS };
+enum out_format { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 /* Each returns 0, or -1 when writing failed (errno from the stream). */
 int batch_text(FILE *f, const struct report *r);
 int batch_json(FILE *f, const struct report *r);
 int batch_openmetrics(FILE *f, const struct report *r);
+int batch_prometheus(FILE *f, const struct report *r);	/* text 0.0.4 */
 int batch_print(FILE *f, const struct report *r, enum out_format fmt);
 
 #endif

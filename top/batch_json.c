@@ -8,6 +8,7 @@
  *  "cpu_bound":BOOL, "source":"kpageidle"|"bitmap",
  *  "method":"scan-ioctl"|"read-write", "page_size":B,
  *  "pfns":N, "ws_cycles":K, "headroom_pct":P, "age_buckets":[1,2,4,8,16],
+ *  "idle_seconds":[60,120,...] (--idle-buckets),
  *  "warnings":[{"id":"mglru_unfixed", "message":STR}] (empty: none),
  *  "cgroups":[{"path":STR, "ino":N, "parent":INDEX|null, "depth":N,
  *    "pseudo":BOOL,
@@ -17,7 +18,11 @@
  *                "full_avg10":PCT, "full_avg60":PCT, "full_avg300":PCT}|null,
  *    "self":PAGES, "total":PAGES,
  *    "resident":B, "idle":B, "idle_pct":PCT, "working_set":B,
- *    "suggested_low":B, "suggested_high":B}]}
+ *    "suggested_low":B, "suggested_high":B,
+ *    "idle_for":[B per idle_seconds: idle for at least that long],
+ *    "identity":{"unit":STR|null, "slice":..., "pod_uid":...,
+ *                "qos_class":..., "container_id":...,
+ *                "container_runtime":...} (ident.h; not on the pseudo)}]}
  * PAGES = {"anon":B, "file":B, "shmem":B, "unevictable":B,
  *          "idle_anon":B, "idle_file":B, "idle_shmem":B,
  *          "idle_age":[B x 5, per age bucket], "ws_idle":B}
@@ -26,6 +31,7 @@
 #include <errno.h>
 #include "batch.h"
 #include "fmt.h"
+#include "ident.h"
 #include "version.h"
 
 static void jstr(struct sbuf *b, const char *key, const char *v)
@@ -97,7 +103,21 @@ static void memory(struct sbuf *b, const struct cg_mem *m)
 		  m->full_avg10, m->full_avg60, m->full_avg300);
 }
 
-static void cgroup(struct sbuf *b, const struct cg_stat *s, uint64_t ps)
+/* "idle_for":[B, ...]: bytes idle for at least each tb->secs (stats.h) */
+static void idle_for(struct sbuf *b, const struct cg_stat *s,
+		     const struct idle_tbuckets *tb)
+{
+	unsigned i;
+
+	sb_puts(b, "\"idle_for\":[");
+	for (i = 0; i < tb->n; i++)
+		sb_printf(b, "%s%llu", i ? "," : "",
+			  (unsigned long long)s->idle_for[i]);
+	sb_puts(b, "],");
+}
+
+static void cgroup(struct sbuf *b, const struct cg_stat *s, uint64_t ps,
+		   const struct idle_tbuckets *tb)
 {
 	sb_putc(b, '{');
 	jstr(b, "path", s->path);
@@ -117,6 +137,9 @@ static void cgroup(struct sbuf *b, const struct cg_stat *s, uint64_t ps)
 	ju64(b, "working_set", 1, s->working_set);
 	ju64(b, "suggested_low", 1, s->sugg_low);
 	ju64(b, "suggested_high", 1, s->sugg_high);
+	idle_for(b, s, tb);
+	if (!s->pseudo)
+		ident_json(b, s->path);
 	unclose(b);
 	sb_puts(b, "},");
 }
@@ -156,6 +179,9 @@ static void head(struct sbuf *b, const struct report *r)
 		  r->p.headroom_pct);
 	for (i = 0; i < AGE_BUCKETS; i++)
 		sb_printf(b, "%s%u", i ? "," : "", age_bucket_min[i]);
+	sb_puts(b, "],\"idle_seconds\":[");
+	for (i = 0; i < (int)r->p.tb.n; i++)
+		sb_printf(b, "%s%g", i ? "," : "", r->p.tb.secs[i]);
 	sb_puts(b, "],\"warnings\":[");
 	warnings(b, r);
 	sb_puts(b, "],");
@@ -171,7 +197,7 @@ int batch_json(FILE *f, const struct report *r)
 	head(&b, r);
 	sb_puts(&b, "\"cgroups\":[");
 	for (i = 0; i < r->n; i++)
-		cgroup(&b, &r->cg[i], r->p.page_size);
+		cgroup(&b, &r->cg[i], r->p.page_size, &r->p.tb);
 	unclose(&b);
 	sb_puts(&b, "]}\n");
 	if (b.oom) {

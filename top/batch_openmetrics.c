@@ -1,108 +1,230 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * batch_openmetrics.c - OpenMetrics text for node_exporter's textfile
- * collector. All families are gauges; sizes in bytes, scope="total"
- * includes descendants, scope="self" is the cgroup's own pages.
- * Ends with "# EOF".
+ * batch_openmetrics.c - the metrics of a report (metrics.h) for the
+ * exporter (http.c) and for -f openmetrics (node_exporter's textfile
+ * collector).  Label values are escaped by fmt_esc_om(); each cgroup's
+ * labels (cgroup and its identity, ident.h) are built once per report.
  */
 #include <errno.h>
-#include <stddef.h>
+#include <stdlib.h>
 #include "batch.h"
-#include "fmt.h"
+#include "ident.h"
+#include "metrics.h"
 #include "version.h"
 
 static const char *const kind_name[PK_NR] = { "anon", "file", "shmem" };
 
-static void family(struct sbuf *b, const char *name, const char *unit,
-		   const char *help)
+struct out {
+	struct sbuf *b;
+	enum metrics_fmt f;
+	const struct report *r;
+	struct sbuf lab;	/* every cgroup's labels, back to back */
+	size_t *off;		/* cgroup i: lab.p[off[i]] .. lab.p[off[i+1]] */
+};
+
+/*
+ * Metadata of a family.  A counter's samples end in "_total", which
+ * OpenMetrics leaves out of the family name and Prometheus' format keeps.
+ */
+static void family(struct out *o, const char *name, const char *type,
+		   const char *unit, const char *help)
 {
-	sb_printf(b, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
-	if (unit)
-		sb_printf(b, "# UNIT %s %s\n", name, unit);
+	int counter = type[0] == 'c', om = o->f == MF_OPENMETRICS;
+	const char *sfx = counter && !om ? "_total" : "";
+
+	sb_printf(o->b, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, sfx, help,
+		  name, sfx, type);
+	if (unit && om)
+		sb_printf(o->b, "# UNIT %s %s\n", name, unit);
 }
 
-static void sample_start(struct sbuf *b, const char *name,
-			 const struct cg_stat *s)
+static int labels_build(struct out *o)
 {
-	sb_printf(b, "%s{cgroup=\"", name);
-	fmt_esc_om(b, s->path);
-	sb_putc(b, '"');
-}
-
-static void sample_end(struct sbuf *b, uint64_t v)
-{
-	sb_printf(b, "} %llu\n", (unsigned long long)v);
-}
-
-static void per_kind(struct sbuf *b, const struct report *r, int idle)
-{
-	const char *name = idle ? "idletop_idle_bytes" : "idletop_resident_bytes";
-	uint64_t ps = r->p.page_size;
+	const struct report *r = o->r;
+	struct ident id;
 	size_t i;
-	int k, sc;
+	int f;
 
-	family(b, name, "bytes", idle ?
-	       "Pages idle for at least one cycle (evictable only)." :
-	       "Resident LRU pages found by the scan, THP tails included.");
-	for (i = 0; i < r->n; i++)
-		for (sc = 0; sc < 2; sc++)
-			for (k = 0; k < PK_NR; k++) {
-				const struct cg_pages *p = sc ?
-					&r->cg[i].self : &r->cg[i].total;
-
-				sample_start(b, name, &r->cg[i]);
-				sb_printf(b, ",kind=\"%s\",scope=\"%s\"",
-					  kind_name[k], sc ? "self" : "total");
-				sample_end(b, (idle ? p->idle[k] :
-					       p->resident[k]) * ps);
-			}
+	o->off = calloc(r->n + 1, sizeof(*o->off));
+	if (!o->off)
+		return -1;
+	for (i = 0; i < r->n; i++) {
+		o->off[i] = o->lab.len;
+		sb_puts(&o->lab, "cgroup=\"");
+		fmt_esc_om(&o->lab, r->cg[i].path);
+		sb_putc(&o->lab, '"');
+		if (r->cg[i].pseudo)
+			continue;
+		ident_parse(r->cg[i].path, &id);
+		for (f = 0; f < IDENT_FIELDS; f++) {
+			if (!id.f[f][0])
+				continue;
+			sb_printf(&o->lab, ",%s=\"", ident_name[f]);
+			fmt_esc_om(&o->lab, id.f[f]);
+			sb_putc(&o->lab, '"');
+		}
+	}
+	o->off[r->n] = o->lab.len;
+	return o->lab.oom ? -1 : 0;
 }
 
-static void ages(struct sbuf *b, const struct report *r)
+/* name{cgroup labels[,extra]} value */
+static void sample(struct out *o, const char *name, size_t i,
+		   const char *extra, const char *value)
 {
-	const char *name = "idletop_idle_age_bytes";
-	size_t i;
-	int a;
+	sb_printf(o->b, "%s{%.*s%s%s} %s\n", name,
+		  (int)(o->off[i + 1] - o->off[i]), o->lab.p + o->off[i],
+		  extra ? "," : "", extra ? extra : "", value);
+}
 
-	family(b, name, "bytes", "Idle pages by consecutive idle cycles "
-	       "(bucket lower bound min_cycles), hierarchical.");
+static void sample_u64(struct out *o, const char *name, size_t i,
+		       const char *extra, uint64_t v)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+	sample(o, name, i, extra, num);
+}
+
+static void per_kind(struct out *o, const char *name, int self, int idle,
+		     const char *help)
+{
+	const struct report *r = o->r;
+	char extra[16];
+	size_t i;
+	int k;
+
+	family(o, name, "gauge", "bytes", help);
 	for (i = 0; i < r->n; i++)
-		for (a = 0; a < AGE_BUCKETS; a++) {
-			sample_start(b, name, &r->cg[i]);
-			sb_printf(b, ",min_cycles=\"%u\"", age_bucket_min[a]);
-			sample_end(b, r->cg[i].total.age[a] * r->p.page_size);
+		for (k = 0; k < PK_NR; k++) {
+			const struct cg_pages *p = self ? &r->cg[i].self :
+							  &r->cg[i].total;
+
+			snprintf(extra, sizeof(extra), "kind=\"%s\"",
+				 kind_name[k]);
+			sample_u64(o, name, i, extra, (idle ? p->idle[k] :
+				   p->resident[k]) * r->p.page_size);
 		}
 }
 
-static void derived(struct sbuf *b, const struct report *r, const char *name,
-		    const char *help, size_t off)
+static void idle_age(struct out *o)
 {
+	const char *name = "idletop_idle_age_bytes";
+	const struct report *r = o->r;
+	char extra[48];
 	size_t i;
+	unsigned t;
 
-	family(b, name, "bytes", help);
-	for (i = 0; i < r->n; i++) {
-		sample_start(b, name, &r->cg[i]);
-		sample_end(b, *(const uint64_t *)((const char *)&r->cg[i] +
-						  off));
-	}
+	family(o, name, "gauge", "bytes", "Evictable bytes of the subtree "
+	       "idle for at least min_seconds (cumulative: a page idle for "
+	       "300 s counts in every bucket up to 300), on the cycles' "
+	       "clocks.");
+	for (i = 0; i < r->n; i++)
+		for (t = 0; t < r->p.tb.n; t++) {
+			snprintf(extra, sizeof(extra), "min_seconds=\"%g\"",
+				 r->p.tb.secs[t]);
+			sample_u64(o, name, i, extra, r->cg[i].idle_for[t]);
+		}
 }
 
-static void current(struct sbuf *b, const struct report *r)
+/* One value per cgroup, from a struct cg_stat field (has: may be absent). */
+enum cg_val {
+	V_WS, V_LOW, V_HIGH, V_CURRENT, V_MLOW, V_MHIGH, V_MMAX, V_SWAP,
+	V_SOME, V_FULL, V_EV_HIGH, V_EV_MAX, V_EV_OOMKILL, V_RF_ANON, V_RF_FILE,
+};
+
+static int cg_value(const struct cg_stat *s, enum cg_val v, uint64_t *x)
 {
-	const char *name = "idletop_memory_current_bytes";
+	const struct cg_mem *m = &s->mem;
+	uint64_t u;
+	int has = 1;
+
+	switch (v) {
+	case V_WS: u = s->working_set; break;
+	case V_LOW: u = s->sugg_low; break;
+	case V_HIGH: u = s->sugg_high; break;
+	case V_CURRENT: u = m->current; has = m->has_current; break;
+	case V_MLOW: u = m->low; has = m->has_low; break;
+	case V_MHIGH: u = m->high; has = m->has_high; break;
+	case V_MMAX: u = m->max; has = m->has_max; break;
+	case V_SWAP: u = m->swap_current; has = m->has_swap; break;
+	case V_SOME: u = m->some_total; has = m->has_pressure; break;
+	case V_FULL: u = m->full_total; has = m->has_pressure; break;
+	case V_EV_HIGH: u = m->ev_high; has = m->has_events; break;
+	case V_EV_MAX: u = m->ev_max; has = m->has_events; break;
+	case V_EV_OOMKILL: u = m->ev_oom_kill; has = m->has_events; break;
+	case V_RF_ANON: u = m->refault_anon; has = m->has_stat; break;
+	case V_RF_FILE: u = m->refault_file; has = m->has_stat; break;
+	default: return 0;
+	}
+	*x = u;
+	return has && u != CG_NOLIMIT && !s->pseudo;
+}
+
+static const struct cg_family {
+	const char *name, *type, *unit;
+	enum cg_val v;
+	const char *help;
+} cg_families[] = {
+	{ "idletop_working_set_bytes", "gauge", "bytes", V_WS,
+	  "Resident bytes of the subtree less those idle for at least "
+	  "--ws-cycles cycles." },
+	{ "idletop_suggested_low_bytes", "gauge", "bytes", V_LOW,
+	  "Suggested memory.low: the working set." },
+	{ "idletop_suggested_high_bytes", "gauge", "bytes", V_HIGH,
+	  "Suggested memory.high: working set plus --headroom, 4 MiB units." },
+	{ "idletop_memory_current_bytes", "gauge", "bytes", V_CURRENT,
+	  "memory.current (subtree)." },
+	{ "idletop_memory_low_bytes", "gauge", "bytes", V_MLOW,
+	  "memory.low, where set (absent: 'max' or no file)." },
+	{ "idletop_memory_high_bytes", "gauge", "bytes", V_MHIGH,
+	  "memory.high, where set (absent: 'max' or no file)." },
+	{ "idletop_memory_max_bytes", "gauge", "bytes", V_MMAX,
+	  "memory.max, where set (absent: 'max' or no file)." },
+	{ "idletop_memory_swap_current_bytes", "gauge", "bytes", V_SWAP,
+	  "memory.swap.current (subtree)." },
+	{ "idletop_pressure_memory_waiting_seconds", "counter", "seconds",
+	  V_SOME, "memory.pressure some total: time some tasks stalled." },
+	{ "idletop_pressure_memory_stalled_seconds", "counter", "seconds",
+	  V_FULL, "memory.pressure full total: time all tasks stalled." },
+	{ "idletop_memory_events_high", "counter", NULL, V_EV_HIGH,
+	  "memory.events high: times reclaim was forced over memory.high." },
+	{ "idletop_memory_events_max", "counter", NULL, V_EV_MAX,
+	  "memory.events max: times usage hit memory.max." },
+	{ "idletop_memory_events_oom_kill", "counter", NULL, V_EV_OOMKILL,
+	  "memory.events oom_kill: processes killed by the OOM killer." },
+	{ "idletop_workingset_refault_anon", "counter", NULL, V_RF_ANON,
+	  "memory.stat workingset_refault_anon: refaulted anon pages." },
+	{ "idletop_workingset_refault_file", "counter", NULL, V_RF_FILE,
+	  "memory.stat workingset_refault_file: refaulted file pages." },
+};
+
+static void cg_family(struct out *o, const struct cg_family *fam)
+{
+	int counter = fam->type[0] == 'c';
+	char name[96], num[48];
+	uint64_t x;
 	size_t i;
 
-	family(b, name, "bytes", "memory.current of the cgroup.");
-	for (i = 0; i < r->n; i++) {
-		if (!r->cg[i].mem.has_current)
+	snprintf(name, sizeof(name), "%s%s", fam->name,
+		 counter ? "_total" : "");
+	family(o, fam->name, fam->type, fam->unit, fam->help);
+	for (i = 0; i < o->r->n; i++) {
+		if (!cg_value(&o->r->cg[i], fam->v, &x))
 			continue;
-		sample_start(b, name, &r->cg[i]);
-		sample_end(b, r->cg[i].mem.current);
+		if (fam->v == V_SOME || fam->v == V_FULL)	/* us */
+			snprintf(num, sizeof(num), "%llu.%06llu",
+				 (unsigned long long)(x / 1000000),
+				 (unsigned long long)(x % 1000000));
+		else
+			snprintf(num, sizeof(num), "%llu",
+				 (unsigned long long)x);
+		sample(o, name, i, NULL, num);
 	}
 }
 
 /* Every known warning, 0 or 1, so that alerts need no absent(). */
-static void warnings(struct sbuf *b, const struct report *r)
+static void warnings(struct out *o, unsigned set)
 {
 	struct sbuf h;
 	unsigned bit;
@@ -112,55 +234,98 @@ static void warnings(struct sbuf *b, const struct report *r)
 	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1)
 		sb_printf(&h, " %s: %s", report_warning_id(bit),
 			  report_warning_text(bit));
-	family(b, "idletop_warning", NULL, h.oom ? "?" : sb_str(&h));
+	family(o, "idletop_warning", "gauge", NULL,
+	       h.oom ? "?" : sb_str(&h));
 	sb_free(&h);
 	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1)
-		sb_printf(b, "idletop_warning{warning=\"%s\"} %d\n",
-			  report_warning_id(bit), !!(r->p.warnings & bit));
+		sb_printf(o->b, "idletop_warning{warning=\"%s\"} %d\n",
+			  report_warning_id(bit), !!(set & bit));
 }
 
-static void globals(struct sbuf *b, const struct report *r)
+static void gauge(struct out *o, const char *name, const char *unit,
+		  const char *help, const char *fmt, double v)
 {
-	family(b, "idletop_build_info", NULL,
-	       "idletop version, idle source and scan method.");
-	sb_printf(b, "idletop_build_info{version=\"%s\",source=\"",
-		  IDLETOP_VERSION);
-	fmt_esc_om(b, r->p.source);
-	sb_puts(b, "\",method=\"");
-	fmt_esc_om(b, r->p.method ? r->p.method : "");
-	sb_puts(b, "\"} 1\n");
-	family(b, "idletop_cycle", NULL, "Number of the reported cycle.");
-	sb_printf(b, "idletop_cycle %llu\n", (unsigned long long)r->cycle);
-	family(b, "idletop_cycle_seconds", "seconds", "Length of the cycle.");
-	sb_printf(b, "idletop_cycle_seconds %.3f\n", r->end - r->start);
-	family(b, "idletop_period_seconds", "seconds", "Target cycle length.");
-	sb_printf(b, "idletop_period_seconds %g\n", r->p.period);
-	family(b, "idletop_cycle_cpu_seconds", "seconds",
-	       "CPU time the cycle cost.");
-	sb_printf(b, "idletop_cycle_cpu_seconds %.3f\n", r->cpu);
-	warnings(b, r);
+	family(o, name, "gauge", unit, help);
+	sb_printf(o->b, "%s ", name);
+	sb_printf(o->b, fmt, v);
+	sb_putc(o->b, '\n');
 }
 
-int batch_openmetrics(FILE *f, const struct report *r)
+static void globals(struct out *o, const struct report_params *p)
+{
+	const struct report *r = o->r;
+
+	family(o, "idletop_build_info", "gauge", NULL,
+	       "idletop version, idle source and scan method.");
+	sb_printf(o->b, "idletop_build_info{version=\"%s\",source=\"",
+		  IDLETOP_VERSION);
+	fmt_esc_om(o->b, p->source ? p->source : "");
+	sb_puts(o->b, "\",method=\"");
+	fmt_esc_om(o->b, p->method ? p->method : "");
+	sb_puts(o->b, "\"} 1\n");
+	gauge(o, "idletop_report_available", NULL, "1 when a completed cycle "
+	      "is reported; 0 until the first (two periods after start).",
+	      "%.0f", r ? 1 : 0);
+	gauge(o, "idletop_period_seconds", "seconds", "Target cycle length "
+	      "(--period).", "%g", p->period);
+	warnings(o, r ? r->p.warnings : p->warnings);
+	if (!r)
+		return;
+	gauge(o, "idletop_cycle", NULL, "Number of the reported cycle.",
+	      "%.0f", (double)r->cycle);
+	gauge(o, "idletop_cycle_end_timestamp_seconds", "seconds",
+	      "When the reported cycle ended (UNIX time).", "%.3f", r->end);
+	gauge(o, "idletop_cycle_duration_seconds", "seconds", "Length of the "
+	      "reported cycle (longer than the period when CPU-bound).",
+	      "%.3f", r->end - r->start);
+	gauge(o, "idletop_cycle_cpu_bound", NULL, "1 when --cpu stretched "
+	      "the reported cycle past the period.", "%.0f", r->cpu_bound);
+	family(o, "idletop_cpu_seconds", "counter", "seconds", "CPU time of "
+	       "idletop's cycles since it started, priming passes included.");
+	sb_printf(o->b, "idletop_cpu_seconds_total %.3f\n", r->cpu_total);
+}
+
+static void cgroups(struct out *o)
+{
+	size_t i;
+
+	per_kind(o, "idletop_resident_bytes", 0, 0, "Resident LRU bytes of "
+		 "the subtree (descendants included), by kind.");
+	per_kind(o, "idletop_idle_bytes", 0, 1, "Evictable bytes of the "
+		 "subtree idle for at least one cycle, by kind.");
+	per_kind(o, "idletop_self_resident_bytes", 1, 0, "Resident LRU bytes "
+		 "charged to the cgroup itself, by kind (sums to the node).");
+	per_kind(o, "idletop_self_idle_bytes", 1, 1, "Evictable bytes of the "
+		 "cgroup itself idle for at least one cycle, by kind.");
+	idle_age(o);
+	for (i = 0; i < sizeof(cg_families) / sizeof(*cg_families); i++)
+		cg_family(o, &cg_families[i]);
+}
+
+void metrics_render(struct sbuf *b, const struct report_params *p,
+		    const struct report *r, enum metrics_fmt f)
+{
+	struct out o = { .b = b, .f = f, .r = r };
+
+	sb_init(&o.lab);
+	globals(&o, r ? &r->p : p);
+	if (r && !labels_build(&o))
+		cgroups(&o);
+	else if (r)
+		b->oom = 1;
+	if (f == MF_OPENMETRICS)
+		sb_puts(b, "# EOF\n");
+	sb_free(&o.lab);
+	free(o.off);
+}
+
+static int print(FILE *f, const struct report *r, enum metrics_fmt mf)
 {
 	struct sbuf b;
 	int rc = 0;
 
 	sb_init(&b);
-	globals(&b, r);
-	per_kind(&b, r, 0);
-	per_kind(&b, r, 1);
-	ages(&b, r);
-	derived(&b, r, "idletop_working_set_bytes", "Resident minus pages "
-		"idle for at least ws_cycles cycles.",
-		offsetof(struct cg_stat, working_set));
-	derived(&b, r, "idletop_suggested_low_bytes", "Suggested memory.low "
-		"(the working set).", offsetof(struct cg_stat, sugg_low));
-	derived(&b, r, "idletop_suggested_high_bytes", "Suggested memory.high "
-		"(working set plus headroom, 4 MiB units).",
-		offsetof(struct cg_stat, sugg_high));
-	current(&b, r);
-	sb_puts(&b, "# EOF\n");
+	metrics_render(&b, &r->p, r, mf);
 	if (b.oom) {
 		errno = ENOMEM;
 		rc = -1;
@@ -169,4 +334,14 @@ int batch_openmetrics(FILE *f, const struct report *r)
 	}
 	sb_free(&b);
 	return rc;
+}
+
+int batch_openmetrics(FILE *f, const struct report *r)
+{
+	return print(f, r, MF_OPENMETRICS);
+}
+
+int batch_prometheus(FILE *f, const struct report *r)
+{
+	return print(f, r, MF_PROMETHEUS);
 }

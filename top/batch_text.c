@@ -3,6 +3,7 @@
 #include <errno.h>
 #include "batch.h"
 #include "fmt.h"
+#include "ident.h"
 
 static void col_bytes(struct sbuf *b, uint64_t v)
 {
@@ -71,6 +72,8 @@ static void row(struct sbuf *b, const struct cg_stat *s, uint64_t ps)
 	col_limit(b, s->mem.has_high, s->mem.high);
 	sb_puts(b, "  ");
 	fmt_esc_text(b, s->path);
+	if (!s->pseudo)
+		ident_text(b, s->path);
 	sb_putc(b, '\n');
 }
 
@@ -102,6 +105,8 @@ int batch_print(FILE *f, const struct report *r, enum out_format fmt)
 		return batch_json(f, r);
 	case FMT_OPENMETRICS:
 		return batch_openmetrics(f, r);
+	case FMT_PROMETHEUS:
+		return batch_prometheus(f, r);
 	default:
 		return batch_text(f, r);
 	}

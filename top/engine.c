@@ -32,6 +32,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 		.cpu_frac = cfg->mark_wait >= 0 ? 1 : cfg->cpu_pct / 100.0,
 		.ws_cycles = cfg->ws_cycles,
 		.source = cfg->source,
+		.tb = cfg->idle_buckets,
 	};
 	struct cg_tree tree = { 0 };
 
@@ -53,6 +54,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 	cg_tree_free(&tree);
 	e->params.ws_cycles = cfg->ws_cycles;
 	e->params.headroom_pct = cfg->headroom_pct;
+	e->params.tb = cfg->idle_buckets;
 	e->params.period = cfg->mark_wait >= 0 ? cfg->mark_wait : cfg->period;
 	e->params.source = idlesrc_kind_name(e->sc.src.kind);
 	e->params.method = idlesrc_method(&e->sc.src);

@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include "batch.h"
 #include "engine.h"
+#include "http.h"
+#include "metrics.h"
 #include "options.h"
 #include "tty.h"
 #include "ui.h"
@@ -175,7 +177,57 @@ static int output(const struct config *cfg, const struct report *r)
 	return -1;
 }
 
-static int run_batch(struct engine *e, const struct config *cfg)
+/* --listen: both expositions of r (NULL: none yet) to the server. */
+static void publish(struct http *h, const struct report_params *p,
+		    const struct report *r)
+{
+	struct sbuf b[2];
+	int f;
+
+	for (f = 0; f < 2; f++) {
+		sb_init(&b[f]);
+		metrics_render(&b[f], p, r, f ? MF_OPENMETRICS : MF_PROMETHEUS);
+	}
+	if (b[0].oom || b[1].oom) {
+		fprintf(stderr, "idletop: out of memory: metrics not "
+			"updated\n");
+		sb_free(&b[0]);
+		sb_free(&b[1]);
+		return;
+	}
+	http_publish(h, b[0].p, b[0].len, b[1].p, b[1].len);
+}
+
+/*
+ * A report, with only the cgroups --max-depth etc. select, to the
+ * exporter (with --listen) and to stdout or -o FILE (unless --listen
+ * alone).
+ */
+static int show(const struct config *cfg, struct http *h,
+		const struct report *r)
+{
+	const struct report *v = r;
+	struct report view;
+	int rc = 0;
+
+	if (select_active(&cfg->sel)) {
+		if (report_select(r, &cfg->sel, &view)) {
+			fprintf(stderr, "idletop: %s\n", strerror(ENOMEM));
+			return -1;
+		}
+		v = &view;
+	}
+	if (h)
+		publish(h, &v->p, v);
+	if (!h || cfg->output || cfg->batch)
+		rc = output(cfg, v);
+	if (v == &view)
+		report_free(&view);
+	return rc;
+}
+
+static int run_batch(struct engine *e, const struct config *cfg,
+		     struct http *h)
 {
 	unsigned long done = 0;
 	int rc;
@@ -192,7 +244,7 @@ static int run_batch(struct engine *e, const struct config *cfg)
 		}
 		if (rc == 0)
 			continue;
-		if (output(cfg, &e->report))
+		if (show(cfg, h, &e->report))
 			return 1;
 		if (cfg->iterations && ++done >= cfg->iterations)
 			break;
@@ -208,7 +260,24 @@ static int run_mark_wait(struct engine *e, const struct config *cfg)
 		fprintf(stderr, "idletop: %s\n", e->err);
 	if (rc)
 		return 1;
-	return output(cfg, &e->report) ? 1 : 0;
+	return show(cfg, NULL, &e->report) ? 1 : 0;
+}
+
+static int run_listen(struct engine *e, const struct config *cfg)
+{
+	struct http *h = http_start(cfg->listen, e->err, sizeof(e->err));
+	int rc;
+
+	if (!h) {
+		fprintf(stderr, "idletop: %s\n", e->err);
+		return 1;
+	}
+	publish(h, &e->params, NULL);
+	fprintf(stderr, "idletop: serving http://%s/metrics\n",
+		http_address(h));
+	rc = run_batch(e, cfg, h);
+	http_stop(h);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -229,7 +298,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rc = cfg.mark_wait >= 0 ? run_mark_wait(&e, &cfg) :
-	     cfg.batch ? run_batch(&e, &cfg) : ui_run(&e, &cfg, &stop);
+	     cfg.listen ? run_listen(&e, &cfg) :
+	     cfg.batch ? run_batch(&e, &cfg, NULL) : ui_run(&e, &cfg, &stop);
 	engine_close(&e);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "http.h"
 #include "options.h"
 #include "version.h"
 
@@ -19,7 +20,8 @@ static const char usage_text[] =
 "      --period=SECONDS   seconds per full scan cycle (default 60)\n"
 "      --cpu=PERCENT      CPU budget, % of one core (default 2); when a\n"
 "                         cycle cannot fit the period, the period stretches\n"
-"  -f, --format=FMT       text (default), json (JSON Lines), openmetrics\n"
+"  -f, --format=FMT       text (default), json (JSON Lines), openmetrics,\n"
+"                         prometheus (text format 0.0.4)\n"
 "  -o, --output=FILE      write each report to FILE (atomic rename)\n"
 "      --mark-wait=SECONDS  one shot: mark all pages idle, wait SECONDS,\n"
 "                         read idle state once, print one report, exit\n"
@@ -33,6 +35,17 @@ static const char usage_text[] =
 "      --root=DIR         prefix for /proc, /sys and mountinfo (default /)\n"
 "      --cgroup=DIR       cgroup2 root directory, not under --root\n"
 "                         (default: the cgroup2 mount in mountinfo)\n"
+"      --idle-buckets=LIST  idle-age buckets, seconds (suffix m, h, d):\n"
+"                         bytes idle for at least each (default\n"
+"                         1m,2m,5m,15m,30m,1h,2h,4h)\n"
+"      --listen=[ADDR:]PORT  serve the latest cycle's metrics over HTTP\n"
+"                         at /metrics (ADDR default 127.0.0.1); no TUI\n"
+"      --max-depth=N      show cgroups down to depth N only (root: 0)\n"
+"      --min-bytes=SIZE   show cgroups with at least SIZE resident\n"
+"                         (suffix K, M, G, T)\n"
+"      --include=GLOB     show only cgroups whose path matches a GLOB\n"
+"      --exclude=GLOB     do not show cgroups whose path matches GLOB\n"
+"                         (both repeatable; the root is always shown)\n"
 "      --slice-pfns=N     most PFNs per slice (default 65536)\n"
 "      --slice-ms=MS      target slice duration (default 10)\n"
 "  -h, --help             show this help and exit\n"
@@ -42,7 +55,8 @@ static const char usage_text[] =
 "Exit status: 0 ok, 1 runtime error, 2 usage error.\n";
 
 enum { O_PERIOD = 256, O_CPU, O_MARK_WAIT, O_SOURCE, O_WS, O_HEADROOM,
-       O_ROOT, O_CGROUP, O_SLICE_PFNS, O_SLICE_MS };
+       O_ROOT, O_CGROUP, O_SLICE_PFNS, O_SLICE_MS, O_BUCKETS, O_LISTEN,
+       O_MAX_DEPTH, O_MIN_BYTES, O_INCLUDE, O_EXCLUDE };
 
 static const struct option longopts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -60,6 +74,12 @@ static const struct option longopts[] = {
 	{ "cgroup", required_argument, NULL, O_CGROUP },
 	{ "slice-pfns", required_argument, NULL, O_SLICE_PFNS },
 	{ "slice-ms", required_argument, NULL, O_SLICE_MS },
+	{ "idle-buckets", required_argument, NULL, O_BUCKETS },
+	{ "listen", required_argument, NULL, O_LISTEN },
+	{ "max-depth", required_argument, NULL, O_MAX_DEPTH },
+	{ "min-bytes", required_argument, NULL, O_MIN_BYTES },
+	{ "include", required_argument, NULL, O_INCLUDE },
+	{ "exclude", required_argument, NULL, O_EXCLUDE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -78,6 +98,8 @@ void options_default(struct config *c)
 	c->mark_wait = -1;
 	c->slice_pfns = 65536;
 	c->slice_ms = 10;
+	c->idle_buckets = idle_tbuckets_default;
+	select_default(&c->sel);
 }
 
 int parse_num(const char *s, double min, double max, double *v)
@@ -112,6 +134,7 @@ static const struct numopt numopts[] = {
 	{ O_HEADROOM, "headroom", 0, 1000, 1 },
 	{ O_SLICE_PFNS, "slice-pfns", 64, 1 << 24, 1 },
 	{ O_SLICE_MS, "slice-ms", 0.1, 10000, 0 },
+	{ O_MAX_DEPTH, "max-depth", 0, 10000, 1 },
 };
 
 static void set_num(struct config *c, int opt, double v)
@@ -125,6 +148,7 @@ static void set_num(struct config *c, int opt, double v)
 	case O_HEADROOM: c->headroom_pct = (unsigned)v; break;
 	case O_SLICE_PFNS: c->slice_pfns = (size_t)v; break;
 	case O_SLICE_MS: c->slice_ms = v; break;
+	case O_MAX_DEPTH: c->sel.max_depth = (int)v; break;
 	}
 }
 
@@ -159,9 +183,117 @@ static int parse_format(const char *s, enum out_format *f)
 		*f = FMT_JSON;
 	else if (!strcmp(s, "openmetrics"))
 		*f = FMT_OPENMETRICS;
+	else if (!strcmp(s, "prometheus"))
+		*f = FMT_PROMETHEUS;
 	else
 		return -1;
 	return 0;
+}
+
+/* A number with a suffix from units ("" = 1 each), *end past it. */
+static int num_unit(const char *s, const char *units, const double *mult,
+		    double max, double *v)
+{
+	size_t n = strlen(s);
+	const char *u;
+	char num[64];
+
+	if (!n || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n + 1);
+	u = strchr(units, num[n - 1]);
+	if (u && num[n - 1]) {
+		num[n - 1] = 0;
+		if (parse_num(num, 0, max, v))
+			return -1;
+		*v *= mult[u - units];
+		return 0;
+	}
+	return parse_num(num, 0, max, v);
+}
+
+int parse_buckets(const char *s, struct idle_tbuckets *tb)
+{
+	static const double mult[] = { 1, 60, 3600, 86400 };
+	char item[64];
+	size_t n;
+	double v;
+
+	memset(tb, 0, sizeof(*tb));
+	for (;;) {
+		n = strcspn(s, ",");
+		if (n >= sizeof(item) || tb->n >= IDLE_TBUCKETS_MAX)
+			return -1;
+		memcpy(item, s, n);
+		item[n] = 0;
+		if (num_unit(item, "smhd", mult, 1e7, &v) || v <= 0 ||
+		    (tb->n && v <= tb->secs[tb->n - 1]))
+			return -1;
+		tb->secs[tb->n++] = v;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
+int parse_size(const char *s, uint64_t *v)
+{
+	static const double mult[] = { 1024.0, 1048576.0, 1073741824.0,
+				       1099511627776.0 };
+	double x;
+
+	if (num_unit(s, "KMGT", mult, 1e18, &x) || x > 1.8e19 ||
+	    x != floor(x))
+		return -1;
+	*v = (uint64_t)x;
+	return 0;
+}
+
+/* The exporter's options: -1 when opt is not one of them. */
+static int exporter_opt(struct config *c, int opt, const char *arg,
+			FILE *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char msg[256];
+
+	switch (opt) {
+	case O_BUCKETS:
+		if (!parse_buckets(arg, &c->idle_buckets))
+			return OPT_OK;
+		fprintf(err, "idletop: invalid --idle-buckets '%s': expected "
+			"1..%d ascending durations > 0 (60, 90s, 5m, 2h, 1d)\n",
+			arg, IDLE_TBUCKETS_MAX);
+		return OPT_USAGE;
+	case O_MIN_BYTES:
+		if (!parse_size(arg, &c->sel.min_bytes))
+			return OPT_OK;
+		fprintf(err, "idletop: invalid --min-bytes '%s': expected "
+			"bytes, or a number with K, M, G or T\n", arg);
+		return OPT_USAGE;
+	case O_LISTEN:
+		if (http_parse_listen(arg, &ss, &len, msg, sizeof(msg))) {
+			fprintf(err, "idletop: %s\n", msg);
+			return OPT_USAGE;
+		}
+		c->listen = arg;
+		return OPT_OK;
+	case O_INCLUDE:
+	case O_EXCLUDE:
+		if ((opt == O_INCLUDE ? c->sel.n_include : c->sel.n_exclude) >=
+		    SELECT_MAX_PATTERNS) {
+			fprintf(err, "idletop: more than %d --%s patterns\n",
+				SELECT_MAX_PATTERNS, opt == O_INCLUDE ?
+				"include" : "exclude");
+			return OPT_USAGE;
+		}
+		if (opt == O_INCLUDE)
+			c->sel.include[c->sel.n_include++] = arg;
+		else
+			c->sel.exclude[c->sel.n_exclude++] = arg;
+		return OPT_OK;
+	}
+	return -1;
 }
 
 static int one(struct config *c, int opt, const char *arg, FILE *out,
@@ -169,6 +301,8 @@ static int one(struct config *c, int opt, const char *arg, FILE *out,
 {
 	int rc = numeric(c, opt, arg, err);
 
+	if (rc < 0)
+		rc = exporter_opt(c, opt, arg, err);
 	if (rc >= 0)
 		return rc;
 	switch (opt) {
@@ -182,7 +316,7 @@ static int one(struct config *c, int opt, const char *arg, FILE *out,
 		if (!parse_format(arg, &c->format))
 			return OPT_OK;
 		fprintf(err, "idletop: invalid --format '%s': expected text, "
-			"json or openmetrics\n", arg);
+			"json, openmetrics or prometheus\n", arg);
 		return OPT_USAGE;
 	case O_SOURCE:
 		if (!idlesrc_parse_kind(arg, &c->source))
@@ -208,6 +342,11 @@ int options_parse(struct config *c, int argc, char **argv, FILE *out,
 		rc = one(c, opt, optarg, out, err);
 		if (rc != OPT_OK)
 			return rc;
+	}
+	if (c->listen && c->mark_wait >= 0) {
+		fprintf(err, "idletop: --listen and --mark-wait do not go "
+			"together\n");
+		return OPT_USAGE;
 	}
 	if (optind < argc) {
 		fprintf(err, "idletop: unexpected argument '%s'\n"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "batch.h"
 #include "idlesrc.h"
+#include "select.h"
 
 struct config {
 	const char *root;		/* --root, default "/" */
@@ -23,6 +24,9 @@ struct config {
 	double mark_wait;		/* --mark-wait seconds, < 0: off */
 	size_t slice_pfns;
 	double slice_ms;
+	const char *listen;		/* --listen [ADDR:]PORT, NULL: off */
+	struct idle_tbuckets idle_buckets;	/* --idle-buckets */
+	struct cg_select sel;		/* --max-depth, --min-bytes, ... */
 };
 
 #define OPT_OK		0
@@ -34,5 +38,9 @@ int options_parse(struct config *c, int argc, char **argv, FILE *out,
 		  FILE *err);
 /* Strict number parsing: the whole string, finite, within [min, max]. */
 int parse_num(const char *s, double min, double max, double *v);
+/* "60,2m,1h": ascending seconds (suffix s, m, h, d), 1..16 of them. */
+int parse_buckets(const char *s, struct idle_tbuckets *tb);
+/* Bytes with an optional binary suffix K, M, G, T ("512M"). */
+int parse_size(const char *s, uint64_t *v);
 
 #endif

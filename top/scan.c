@@ -186,6 +186,8 @@ static int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
 	p->idle[k]++;
 	b = age_bucket(*age);
 	p->age[b]++;
+	if (sc->tmap[*age])
+		p->idle_t[sc->tmap[*age] - 1]++;
 	if (*age >= sc->cfg.ws_cycles)
 		p->ws_idle++;
 	return 0;
@@ -305,8 +307,36 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 	return (ssize_t)n;
 }
 
+/*
+ * At the first slice of a cycle n: a page found idle at age a (cycles)
+ * was last marked in cycle n - a, at about the same point of that cycle,
+ * so it has been idle for about first_slice[n] - first_slice[n - a]
+ * seconds (acct.h); the first slice, not the start, so that --mark-wait's
+ * wait counts.  Ages never reach back past the last priming pass.
+ */
+static void time_map(struct scanner *sc)
+{
+	uint64_t n = sc->cycle, a, reach = n - sc->prime_cycle;
+	const struct idle_tbuckets *tb = &sc->cfg.tb;
+	double now = now_mono(), secs;
+	unsigned i;
+
+	sc->first_slice[n & 255] = now;
+	memset(sc->tmap, 0, sizeof(sc->tmap));
+	if (reach > 255)
+		reach = 255;
+	for (a = 1; a <= reach; a++) {
+		secs = now - sc->first_slice[(n - a) & 255];
+		for (i = tb->n; i > 0 && secs < tb->secs[i - 1]; i--)
+			;
+		sc->tmap[a] = (uint8_t)i;
+	}
+}
+
 static void finish_cycle(struct scanner *sc)
 {
+	unsigned i, a;
+
 	struct acct tmp = sc->last.acct;
 
 	sc->last.acct = sc->cur;
@@ -317,6 +347,13 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.cpu = now_cpu() - sc->cycle_cpu;
 	sc->last.cpu_bound = sc->cpu_bound;
 	sc->last.pfns = sc->cursor;
+	sc->last.cpu_total = sc->cpu_total;
+	for (i = 0; i < IDLE_TBUCKETS_MAX; i++)
+		for (sc->last.tb_min_age[i] = 0, a = 1; a < 256; a++)
+			if (sc->tmap[a] > i) {
+				sc->last.tb_min_age[i] = a;
+				break;
+			}
 }
 
 /* All CPU the process used since the last update counts (pace.h). */
@@ -338,6 +375,7 @@ static int end_cycle(struct scanner *sc)
 
 	sc->pass_done = 0;
 	sc->priming = 0;
+	sc->cpu_total += now_cpu() - sc->cycle_cpu;
 	if (published)
 		finish_cycle(sc);
 	sc->cycle++;
@@ -362,6 +400,8 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 		return end_cycle(sc);
 	if (sc->cursor + n > sc->nr_pfns)
 		n = (size_t)(sc->nr_pfns - sc->cursor);
+	if (!sc->cursor)
+		time_map(sc);
 	done = n ? scan_range(sc, sc->cursor, n, err, errlen) : 0;
 	if (done < 0)
 		return -1;

@@ -29,6 +29,7 @@ struct scan_config {
 	double cpu_frac;	/* CPU budget, fraction of one core */
 	unsigned ws_cycles;	/* idle >= this many cycles: not working set */
 	enum idlesrc_kind source;
+	struct idle_tbuckets tb;	/* idle time buckets (acct.h) */
 	idlesrc_ioctl_fn *scan_ioctl;	/* NULL: ioctl(2); tests pass a fake */
 };
 
@@ -37,8 +38,11 @@ struct scan_cycle {
 	uint64_t number;	/* 0: none completed yet */
 	double start, end;	/* wall clock (CLOCK_REALTIME) */
 	double cpu;		/* CPU seconds spent on the cycle */
+	double cpu_total;	/* ... on every cycle so far, priming too */
 	int cpu_bound;		/* the CPU budget stretched it past period */
 	uint64_t pfns;		/* PFNs visited */
+	/* least age (cycles) counted in idle time bucket i; 0: none */
+	unsigned tb_min_age[IDLE_TBUCKETS_MAX];
 	struct acct acct;	/* page counts per cgroup inode */
 };
 
@@ -73,6 +77,10 @@ struct scanner {
 	double next_at;			/* monotonic time the next slice is due */
 	double debt_mono, debt_cpu;	/* clocks when the debt was last updated */
 	double cpu_debt;		/* pace.h: wait owed to the CPU budget */
+	/* monotonic time of the first slice of cycle n, at [n % 256] */
+	double first_slice[256];
+	double cpu_total;		/* CPU of all cycles ended */
+	uint8_t tmap[256];		/* age -> idle time bucket + 1, 0 none */
 	struct scan_cycle last;
 };
 

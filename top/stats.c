@@ -16,6 +16,7 @@ void stats_derive(struct cg_stat *s, const struct report_params *p)
 	uint64_t ps = p->page_size, res = cg_pages_resident(&s->total);
 	uint64_t ws = res - (s->total.ws_idle <= res ? s->total.ws_idle : res);
 	double high;
+	unsigned i;
 
 	s->resident = res * ps;
 	s->idle = cg_pages_idle(&s->total) * ps;
@@ -28,6 +29,9 @@ void stats_derive(struct cg_stat *s, const struct report_params *p)
 				(uint64_t)high, STATS_HIGH_ROUND);
 	if (s->sugg_high < STATS_HIGH_ROUND)
 		s->sugg_high = STATS_HIGH_ROUND;
+	for (i = p->tb.n; i-- > 0;)
+		s->idle_for[i] = s->total.idle_t[i] * ps +
+				 (i + 1 < p->tb.n ? s->idle_for[i + 1] : 0);
 }
 
 static void copy_nodes(struct report *r)
@@ -78,6 +82,8 @@ int report_build(struct report *r, struct cg_tree *tree,
 	r->start = c->start;
 	r->end = c->end;
 	r->cpu = c->cpu;
+	r->cpu_total = c->cpu_total;
+	memcpy(r->tb_min_age, c->tb_min_age, sizeof(r->tb_min_age));
 	r->cpu_bound = c->cpu_bound;
 	r->pfns = c->pfns;
 	r->cg = calloc(r->tree.n + 1, sizeof(*r->cg));

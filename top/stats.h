@@ -11,6 +11,8 @@
  *   suggested_low  = working_set
  *   suggested_high = working_set * (100 + headroom_pct) / 100, rounded up
  *                    to 4 MiB, at least 4 MiB
+ *   idle_for[i]    = evictable pages idle for at least tb.secs[i] seconds,
+ *                    measured on the cycles' clocks (acct.h)
  */
 #ifndef IDLETOP_STATS_H
 #define IDLETOP_STATS_H
@@ -36,6 +38,8 @@ struct cg_stat {
 	/* derived from total, in bytes */
 	uint64_t resident, idle, working_set, sugg_low, sugg_high;
 	double idle_pct;
+	/* bytes idle for at least report_params.tb.secs[i] (cumulative) */
+	uint64_t idle_for[IDLE_TBUCKETS_MAX];
 };
 
 /* Why numbers may be wrong; each with a text saying what to do. */
@@ -53,6 +57,7 @@ struct report_params {
 	const char *method;	/* "scan-ioctl" / "read-write" */
 	uint64_t page_size;
 	uint64_t nr_pfns;
+	struct idle_tbuckets tb;	/* idle time buckets, seconds */
 };
 
 struct report {
@@ -60,6 +65,9 @@ struct report {
 	uint64_t cycle;		/* 1, 2, ... */
 	double start, end;	/* wall clock of the cycle */
 	double cpu;		/* CPU seconds the cycle cost */
+	double cpu_total;	/* CPU seconds of all cycles, priming too */
+	/* least idle age in cycles counted in idle_for[i]; 0: none yet */
+	unsigned tb_min_age[IDLE_TBUCKETS_MAX];
 	int cpu_bound;		/* the period was stretched by --cpu */
 	uint64_t pfns;
 	struct cg_stat *cg;	/* pre-order; cg[0] is the root */

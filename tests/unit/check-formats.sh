@@ -22,11 +22,20 @@ bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 "$MKFIXTURE" "$dir/root" || { echo "FAIL: mkfixture"; exit 1; }
 run() { "$IDLETOP" --root "$dir/root" -b -n "$1" --period 0.05 --format "$2"; }
 
-if run 1 openmetrics > "$dir/om" && promtool check metrics < "$dir/om" &&
-   [ "$(tail -n1 "$dir/om")" = "# EOF" ]; then
-	ok "openmetrics passes promtool check metrics"
+# promtool parses the Prometheus text format (0.0.4) and lints names;
+# the OpenMetrics form must be the same samples plus UNIT lines and EOF.
+if run 1 prometheus > "$dir/prom" && promtool check metrics < "$dir/prom" &&
+   run 1 openmetrics > "$dir/om" && [ "$(tail -n1 "$dir/om")" = "# EOF" ] &&
+   grep -q '^# UNIT idletop_resident_bytes bytes$' "$dir/om" &&
+   grep -q '^# TYPE idletop_cpu_seconds counter$' "$dir/om" &&
+   grep -q '^# TYPE idletop_cpu_seconds_total counter$' "$dir/prom" &&
+   grep -v '^#' "$dir/prom" | sed 's/ [^ ]*$//' > "$dir/prom.s" &&
+   grep -v '^#' "$dir/om" | sed 's/ [^ ]*$//' > "$dir/om.s" &&
+   cmp -s "$dir/prom.s" "$dir/om.s"; then
+	ok "prometheus passes promtool check metrics; openmetrics has its samples"
 else
-	bad "openmetrics"; cat "$dir/om"
+	bad "prometheus / openmetrics"; promtool check metrics < "$dir/prom"
+	cat "$dir/om"
 fi
 if run 2 json > "$dir/json" && [ "$(wc -l < "$dir/json")" -eq 2 ] &&
    jq -e -s 'length == 2 and .[1].cycle == 2 and
@@ -44,9 +53,10 @@ else
 fi
 # Distinct names stay distinct.  The text form is the reference: its
 # CGROUP column is last, after the first two spaces that follow the
-# numbers (which hold no '/').  Decoded OpenMetrics labels must be exactly
+# numbers (which hold no '/'), before its identity ("  [slice=x.slice]").  Decoded OpenMetrics labels must be exactly
 # the text forms; JSON paths must be as many and all different.
-sed -n 's|^[^/]*  /|/|p' "$dir/text" | sort > "$dir/text.paths"
+sed -n 's|^[^/]*  /|/|p' "$dir/text" | sed 's/  \[[a-z_]*=[^]]*\]$//' |
+	sort > "$dir/text.paths"
 perl -ne 'while (/^idletop_resident_bytes\{cgroup="((?:[^"\\]|\\.)*)"/g) {
 	(my $v = $1) =~ s/\\(.)/$1 eq "n" ? "\n" : $1/ge; print "$v\n" }' \
 	"$dir/om" | sort -u > "$dir/om.paths"

@@ -265,8 +265,8 @@ static void check_printers(const struct report *r)
 	assert_non_null(strstr(j, "\"pseudo\":true"));
 	assert_non_null(strstr(j, "\"cycle\":1,"));
 	assert_int_equal(strchr(j, '\n') - j + 1, strlen(j));	/* one line */
-	assert_non_null(strstr(o, "idletop_resident_bytes{cgroup=\"/a\","
-			       "kind=\"anon\",scope=\"self\"} 2916352\n"));
+	assert_non_null(strstr(o, "idletop_self_resident_bytes{cgroup=\"/a\","
+			       "kind=\"anon\"} 2916352\n"));
 	assert_string_equal(o + strlen(o) - 6, "# EOF\n");
 	assert_non_null(full);
 	assert_int_equal(batch_print(full, r, FMT_JSON), -1);

@@ -4,7 +4,7 @@
 #
 # idletop -b in its periodic mode: JSON Lines (one valid object per cycle,
 # checked with a small awk JSON checker), OpenMetrics written atomically
-# with -o, idle ages growing by one bucket per cycle.
+# with -o, idle ages in seconds (--idle-buckets) growing with the cycles.
 #
 # --cpu 100: this test is about the output, not the pacing (test_pace.c
 # and `make bench` cover the budget).  At the default 2% a cycle stretches
@@ -78,19 +78,23 @@ grep -q '"path":"/idletop-batch"' out.json || { echo "FAIL: cgroup missing"; fai
 sed -n 2p out.json | grep -q '^{"idletop":"[^"]*","cycle":2,' ||
 	{ echo "FAIL: second line is not cycle 2"; fail=1; }
 
-idletop -b -n 2 -d 3 --cpu 100 --format openmetrics -o metrics.prom ||
+idletop -b -n 2 -d 3 --cpu 100 --idle-buckets 4,100 --format openmetrics \
+	-o metrics.prom ||
 	{ echo "FAIL: idletop openmetrics"; fail=1; }
 [ ! -e metrics.prom.tmp ] || { echo "FAIL: temp file left"; fail=1; }
 tail -n 1 metrics.prom | grep -qx "# EOF" || { echo "FAIL: no # EOF"; fail=1; }
 grep -qx "idletop_cycle 2" metrics.prom || { echo "FAIL: not cycle 2"; fail=1; }
-# cold half (16 MiB) idle for 2 cycles at cycle 2
-age2=$(grep -F 'idletop_idle_age_bytes{cgroup="/idletop-batch",min_cycles="2"} ' \
+# cold half (16 MiB) idle for 2 cycles (about 6 s) at cycle 2; none for 100 s
+age2=$(grep -F 'idletop_idle_age_bytes{cgroup="/idletop-batch",min_seconds="4"} ' \
 	metrics.prom | awk '{ print $2 }')
+age100=$(grep -F 'idletop_idle_age_bytes{cgroup="/idletop-batch",min_seconds="100"} ' \
+	metrics.prom | awk '{ print $2 }')
+[ "$age100" = 0 ] || { echo "FAIL: idle >= 100 s: '$age100', want 0"; fail=1; }
 if awk -v a="${age2:-0}" -v m=$M 'BEGIN { d = a - 16 * m; if (d < 0) d = -d;
 	exit !(d <= 0.02 * 32 * m) }'; then
-	echo "ok: age >= 2 cycles: $age2"
+	echo "ok: idle >= 4 s (2 cycles): $age2"
 else
-	echo "FAIL: age >= 2 cycles: ${age2:-none}, want ~16 MiB"
+	echo "FAIL: idle >= 4 s (2 cycles): ${age2:-none}, want ~16 MiB"
 	grep idletop-batch metrics.prom
 	fail=1
 fi

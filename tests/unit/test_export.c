@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_export.c - the exporter's parts: identity labels, cardinality
+ * controls, option parsing, idle ages in seconds on fake clocks, the
+ * metrics' two formats, and the HTTP server (status, negotiation, a port
+ * in use, a client that never reads).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <cmocka.h>
+#include "engine.h"
+#include "fixture.h"
+#include "http.h"
+#include "ident.h"
+#include "kpf.h"
+#include "metrics.h"
+#include "select.h"
+#include "util.h"
+
+static void want_ident(const char *path, const char *unit, const char *slice,
+		       const char *pod, const char *qos, const char *cid,
+		       const char *rt)
+{
+	const char *want[IDENT_FIELDS] = { unit, slice, pod, qos, cid, rt };
+	struct ident id;
+	int f;
+
+	ident_parse(path, &id);
+	for (f = 0; f < IDENT_FIELDS; f++)
+		if (strcmp(id.f[f], want[f] ? want[f] : ""))
+			fail_msg("%s: %s is '%s', want '%s'", path,
+				 ident_name[f], id.f[f], want[f] ? want[f] : "");
+}
+
+#define UID "0a1b2c3d-4e5f-6789-abcd-ef0123456789"
+#define UIDS "0a1b2c3d_4e5f_6789_abcd_ef0123456789"
+#define CID "4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c"
+
+static void test_ident(void **state)
+{
+	(void)state;
+	want_ident("/", 0, 0, 0, 0, 0, 0);
+	want_ident("/system.slice/ssh.service", "ssh.service", "system.slice",
+		   0, 0, 0, 0);
+	want_ident("/user.slice/user-1000.slice/session-3.scope",
+		   "session-3.scope", "user-1000.slice", 0, 0, 0, 0);
+	want_ident("/kubepods.slice/kubepods-burstable.slice/"
+		   "kubepods-burstable-pod" UIDS ".slice/cri-containerd-" CID
+		   ".scope", "cri-containerd-" CID ".scope",
+		   "kubepods-burstable-pod" UIDS ".slice", UID, "burstable",
+		   CID, "containerd");
+	want_ident("/kubepods.slice/kubepods-pod" UIDS ".slice/crio-" CID
+		   ".scope", "crio-" CID ".scope", "kubepods-pod" UIDS ".slice",
+		   UID, "guaranteed", CID, "cri-o");
+	want_ident("/kubepods/besteffort/pod" UID "/" CID, 0, 0, UID,
+		   "besteffort", CID, 0);
+	want_ident("/kubepods/pod" UID, 0, 0, UID, "guaranteed", 0, 0);
+	/* not a layout: nothing made up */
+	want_ident("/podcast/pod" UID, 0, 0, 0, 0, 0, 0);
+	want_ident("/kubepods/burstable/podnotauid", 0, 0, 0, "burstable", 0,
+		   0);
+	want_ident("/docker-xyz.scope", "docker-xyz.scope", 0, 0, 0, 0, 0);
+}
+
+/* root, /a (depth 1), /a/b (2), /a/b/c (3), /z (1) */
+static void fake_report(struct report *r, struct cg_stat *cg)
+{
+	static const char *const path[] = { "/", "/a", "/a/b", "/a/b/c", "/z" };
+	static const int parent[] = { -1, 0, 1, 2, 0 };
+	static const int depth[] = { 0, 1, 2, 3, 1 };
+	static const uint64_t res[] = { 100, 50, 40, 30, 5 };
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < 5; i++) {
+		memset(&cg[i], 0, sizeof(cg[i]));
+		cg[i].path = path[i];
+		cg[i].parent = parent[i];
+		cg[i].depth = depth[i];
+		cg[i].resident = res[i];
+	}
+	r->cg = cg;
+	r->n = 5;
+}
+
+static void selected(const struct cg_select *s, const char *want)
+{
+	struct report r, v;
+	struct cg_stat cg[5];
+	char got[64] = "";
+	size_t i;
+
+	fake_report(&r, cg);
+	assert_int_equal(report_select(&r, s, &v), 0);
+	for (i = 0; i < v.n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got),
+			 "%s%s<%d", i ? " " : "", v.cg[i].path, v.cg[i].parent);
+	assert_string_equal(got, want);
+	report_free(&v);
+}
+
+static void test_select(void **state)
+{
+	struct cg_select s;
+
+	(void)state;
+	select_default(&s);
+	assert_false(select_active(&s));
+	selected(&s, "/<-1 /a<0 /a/b<1 /a/b/c<2 /z<0");
+	s.max_depth = 1;
+	selected(&s, "/<-1 /a<0 /z<0");
+	select_default(&s);
+	s.min_bytes = 35;
+	selected(&s, "/<-1 /a<0 /a/b<1");
+	select_default(&s);
+	s.exclude[s.n_exclude++] = "/a/b";
+	selected(&s, "/<-1 /a<0 /a/b/c<1 /z<0");	/* nearest ancestor */
+	select_default(&s);
+	s.include[s.n_include++] = "/a*";
+	s.exclude[s.n_exclude++] = "*/c";
+	assert_true(select_active(&s));
+	selected(&s, "/<-1 /a<0 /a/b<1");
+}
+
+static void test_parse(void **state)
+{
+	struct idle_tbuckets tb;
+	struct sockaddr_storage ss;
+	socklen_t len;
+	uint64_t v;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse_buckets("30,1m,1.5h,2d", &tb), 0);
+	assert_int_equal(tb.n, 4);
+	assert_true(tb.secs[1] == 60 && tb.secs[2] == 5400 &&
+		    tb.secs[3] == 172800);
+	assert_int_equal(parse_buckets("60,60", &tb), -1);
+	assert_int_equal(parse_buckets("2m,60", &tb), -1);
+	assert_int_equal(parse_buckets("0", &tb), -1);
+	assert_int_equal(parse_buckets("1,", &tb), -1);
+	assert_int_equal(parse_buckets("1x", &tb), -1);
+	assert_int_equal(parse_buckets("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,"
+				       "16,17", &tb), -1);
+	assert_int_equal(parse_size("512M", &v), 0);
+	assert_true(v == 512ULL << 20);
+	assert_int_equal(parse_size("4096", &v), 0);
+	assert_int_equal(parse_size("1.5K", &v), 0);
+	assert_true(v == 1536);
+	assert_int_equal(parse_size("-1", &v), -1);
+	assert_int_equal(parse_size("5Q", &v), -1);
+	assert_int_equal(http_parse_listen("9410", &ss, &len, err, 256), 0);
+	assert_int_equal(((struct sockaddr_in *)&ss)->sin_addr.s_addr,
+			 htonl(INADDR_LOOPBACK));
+	assert_int_equal(http_parse_listen(":9410", &ss, &len, err, 256), 0);
+	assert_int_equal(http_parse_listen("[::1]:1", &ss, &len, err, 256), 0);
+	assert_int_equal(ss.ss_family, AF_INET6);
+	assert_int_equal(http_parse_listen("0.0.0.0:80", &ss, &len, err, 256),
+			 0);
+	assert_int_equal(http_parse_listen("1.2.3:80", &ss, &len, err, 256),
+			 -1);
+	assert_non_null(strstr(err, "numeric IPv4"));
+	assert_int_equal(http_parse_listen("localhost:80", &ss, &len, err,
+					   256), -1);
+	assert_int_equal(http_parse_listen("1.2.3.4:65536", &ss, &len, err,
+					   256), -1);
+	assert_non_null(strstr(err, "PORT"));
+	assert_int_equal(http_parse_listen("1.2.3.4:", &ss, &len, err, 256),
+			 -1);
+}
+
+/* Fake clocks: time moves only when the test says. */
+static double fake[3];
+
+static double fake_clock(int which)
+{
+	return fake[which];
+}
+
+static int fake_step(struct engine *e, double extra)
+{
+	double w = engine_wait(e) + 0.001 + extra;
+
+	fake[UTIL_MONO] += w;
+	fake[UTIL_REAL] += w;
+	fake[UTIL_CPU] += 0.0001;
+	return engine_step(e);
+}
+
+/* The next report; extra seconds of stall before its first slice. */
+static const struct report *next_report(struct engine *e, double extra)
+{
+	int rc, guard = 0;
+
+	while ((rc = fake_step(e, extra)) == 0) {
+		extra = 0;
+		assert_true(++guard < 10000);
+	}
+	assert_int_equal(rc, 1);
+	return &e->report;
+}
+
+/*
+ * Nothing touches the fixture's pages, so every page is idle since the
+ * priming pass: at counted cycle k its age is k cycles, about 10k s at
+ * --period 10.  A stall of 1000 s between two cycles (what a CPU-bound
+ * cycle looks like) shows in the seconds, not in the cycles.
+ */
+static void test_idle_seconds(void **state)
+{
+	const uint64_t all = 1024 * 4096ULL;
+	const struct report *r;
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	uint64_t a;
+
+	(void)state;
+	assert_int_equal(fx_create(&fx, 1024), 0);
+	a = fx_mkcg(&fx, "/a");
+	fx_set(&fx, 0, 1024, F(KPF_LRU) | F(KPF_ANON), a, 0);
+	assert_int_equal(fx_write_pages(&fx, 1, 0), 0);
+	options_default(&c);
+	c.root = fx.root;
+	c.period = 10;
+	c.cpu_pct = 100;
+	assert_int_equal(parse_buckets("15,25,1000", &c.idle_buckets), 0);
+	fake[UTIL_MONO] = 1000;
+	fake[UTIL_CPU] = 0;
+	fake[UTIL_REAL] = 1.7e9;
+	util_clock_hook = fake_clock;
+	if (engine_open(&e, &c))
+		fail_msg("%s", e.err);
+	r = next_report(&e, 0);		/* cycle 1: idle ~10 s */
+	assert_int_equal(r->cg[1].idle, all);
+	assert_true(r->cg[1].idle_for[0] == 0 && r->cg[1].idle_for[1] == 0);
+	r = next_report(&e, 0);		/* cycle 2: ~20 s */
+	assert_true(r->cg[1].idle_for[0] == all && r->cg[1].idle_for[1] == 0);
+	assert_int_equal(r->tb_min_age[0], 2);
+	assert_int_equal(r->tb_min_age[1], 0);
+	r = next_report(&e, 1000);	/* cycle 3: ~1030 s */
+	assert_true(r->cg[1].idle_for[0] == all &&
+		    r->cg[1].idle_for[1] == all && r->cg[1].idle_for[2] == all);
+	assert_int_equal(r->cg[0].idle_for[2], all);	/* hierarchical */
+	assert_int_equal(r->tb_min_age[2], 1);
+	engine_close(&e);
+	util_clock_hook = NULL;
+	fx_destroy(&fx);
+}
+
+static void test_metrics(void **state)
+{
+	struct report r;
+	struct cg_stat cg[5];
+	struct sbuf b;
+
+	(void)state;
+	fake_report(&r, cg);
+	cg[4].path = "/system.slice/ssh.service";
+	cg[4].mem.has_pressure = 1;
+	cg[4].mem.some_total = 1500000;
+	cg[4].mem.has_events = 1;
+	cg[4].mem.ev_oom_kill = 3;
+	cg[4].mem.has_high = 1;
+	cg[4].mem.high = CG_NOLIMIT;
+	r.p.tb.n = 2;
+	r.p.tb.secs[0] = 60;
+	r.p.tb.secs[1] = 90.5;
+	r.p.page_size = 4096;
+	r.cpu_total = 2.5;
+	sb_init(&b);
+	metrics_render(&b, &r.p, &r, MF_PROMETHEUS);
+	assert_non_null(strstr(sb_str(&b), "# TYPE idletop_cpu_seconds_total "
+			       "counter\nidletop_cpu_seconds_total 2.500\n"));
+	assert_non_null(strstr(b.p, "idletop_pressure_memory_waiting_seconds"
+			       "_total{cgroup=\"/system.slice/ssh.service\","
+			       "unit=\"ssh.service\",slice=\"system.slice\"} "
+			       "1.500000\n"));
+	assert_non_null(strstr(b.p, "idletop_memory_events_oom_kill_total{"
+			       "cgroup=\"/system.slice/ssh.service\","));
+	assert_non_null(strstr(b.p, "idletop_idle_age_bytes{cgroup=\"/a\","
+			       "min_seconds=\"90.5\"} 0\n"));
+	assert_null(strstr(b.p, "idletop_memory_high_bytes{"));	/* "max" */
+	assert_null(strstr(b.p, "scope="));
+	assert_null(strstr(b.p, "# EOF"));
+	assert_null(strstr(b.p, "# UNIT"));
+	sb_reset(&b);
+	metrics_render(&b, &r.p, &r, MF_OPENMETRICS);
+	assert_non_null(strstr(sb_str(&b), "# TYPE idletop_cpu_seconds "
+			       "counter\n# UNIT idletop_cpu_seconds seconds\n"
+			       "idletop_cpu_seconds_total 2.500\n"));
+	assert_string_equal(b.p + b.len - 6, "# EOF\n");
+	sb_reset(&b);
+	metrics_render(&b, &r.p, NULL, MF_OPENMETRICS);
+	assert_non_null(strstr(sb_str(&b), "\nidletop_report_available 0\n"));
+	assert_null(strstr(b.p, "cgroup="));
+	sb_free(&b);
+}
+
+static int dial(const char *addr)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	const char *colon = strrchr(addr, ':');
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0 && colon);
+	sa.sin_port = htons((uint16_t)atoi(colon + 1));
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+/* One request, the whole response (the server closes), malloc'ed. */
+static char *get(const char *addr, const char *req)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap);
+	int fd = dial(addr);
+	ssize_t n;
+
+	assert_non_null(buf);
+	assert_int_equal(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (len + 1 == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+	}
+	close(fd);
+	buf[len] = 0;
+	return buf;
+}
+
+static void publish(struct http *h, const char *prom, const char *om)
+{
+	http_publish(h, strdup(prom), strlen(prom), strdup(om), strlen(om));
+}
+
+static void test_http(void **state)
+{
+	char err[256], *r, *big;
+	const size_t bigsz = 32 << 20;
+	struct http *h, *h2;
+	double t0;
+	int fd, i;
+
+	(void)state;
+	h = http_start("127.0.0.1:0", err, sizeof(err));
+	if (!h)
+		fail_msg("%s", err);
+	publish(h, "prom 1\n", "om 1\n# EOF\n");
+	r = get(http_address(h), "GET /metrics HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, "HTTP/1.1 200 "));
+	assert_non_null(strstr(r, "text/plain; version=0.0.4"));
+	assert_non_null(strstr(r, "\r\n\r\nprom 1\n"));
+	free(r);
+	r = get(http_address(h), "GET /metrics HTTP/1.0\r\nAccept: "
+		"application/openmetrics-text;version=1.0.0,text/plain;q=0.5"
+		"\r\n\r\n");
+	assert_non_null(strstr(r, "application/openmetrics-text; version=1"));
+	assert_non_null(strstr(r, "\r\n\r\nom 1\n# EOF\n"));
+	free(r);
+	r = get(http_address(h), "GET /nothing HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, " 404 "));
+	free(r);
+	r = get(http_address(h), "DELETE /metrics HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, " 405 "));
+	free(r);
+	r = get(http_address(h), "GET / HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, "href=\"/metrics\""));
+	free(r);
+	/* the same port again: a clear error */
+	snprintf(err, sizeof(err), "%s", http_address(h));
+	h2 = http_start(err, err, sizeof(err));
+	assert_null(h2);
+	assert_non_null(strstr(err, "Address already in use"));
+	/* a client that asks for 32 MiB and never reads: publishing goes on */
+	big = malloc(bigsz + 1);
+	assert_non_null(big);
+	memset(big, 'x', bigsz);
+	big[bigsz] = 0;
+	publish(h, big, "om\n");
+	fd = dial(http_address(h));
+	assert_true(write(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", 35) ==
+		    35);
+	usleep(200000);
+	t0 = now_mono();
+	for (i = 0; i < 20; i++)
+		publish(h, "prom 2\n", "om 2\n");
+	assert_true(now_mono() - t0 < 0.5);
+	r = get(http_address(h), "GET /metrics HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, "\r\n\r\nprom 2\n"));
+	free(r);
+	close(fd);
+	free(big);
+	http_stop(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ident),
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_idle_seconds),
+		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_http),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
