@@ -62,10 +62,14 @@ help:
 	@echo "  make clean      remove build/ (keeps the ccache)"
 	@echo "Variables: SERIES_EXCLUDE=patch.patch  DEBUG=1  VM_OPTS='--mem 2G'  TESTS=word"
 
+# Only the packages a target needs (vm/deps GROUP...): `make run` installs
+# no Prometheus.  `make deps` installs them all.
 deps:
 	@vm/deps
+deps-%:
+	@vm/deps $(subst +, ,$*)
 
-kernel: deps $(BZIMAGE)
+kernel: deps-kernel $(BZIMAGE)
 
 $(BZIMAGE): $(KERNEL_INPUTS)
 	@vm/build-kernel --name $(KNAME) $(KOPTS)
@@ -82,16 +86,16 @@ ifneq ($(SMOKE),)
 endif
 	@tests/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(if $(SMOKE),$(SMOKE_OPTS)) $(VM_OPTS) -- $(TESTS)
 
-test-host: deps
+test-host: deps-idletop+test
 	@tests/run --host-only
 
-test-guest: deps $(BZIMAGE) $(INITRAMFS)
+test-guest: deps-kernel+guest+idletop+test $(BZIMAGE) $(INITRAMFS)
 	@tests/run --guest-only --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS) -- $(TESTS)
 
 test-debug:
 	@$(MAKE) --no-print-directory test-guest DEBUG=1
 
-run: deps $(BZIMAGE) $(INITRAMFS)
+run: deps-kernel+guest+idletop $(BZIMAGE) $(INITRAMFS)
 	@$(VMRUN) --interactive --timeout 86400 --script vm/demo
 
 install:
@@ -103,9 +107,9 @@ clean:
 	rm -rf $(B)
 
 .PHONY: check-series
-check-series: deps
+check-series: deps-kernel
 	@vm/check-series
 
 .PHONY: bench
-bench: deps $(BZIMAGE) $(INITRAMFS)
+bench: deps-kernel+guest+idletop $(BZIMAGE) $(INITRAMFS)
 	@bench/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) --ksrc $(B)/kernel/$(KNAME)/src $(if $(BENCH_MEM),--mem $(BENCH_MEM))
