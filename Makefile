@@ -43,7 +43,7 @@ KERNEL_INPUTS := $(wildcard kernel-series/*) vm/build-kernel $(if $(filter 1,$(D
 INITRAMFS_INPUTS := vm/init vm/mkinitramfs $(shell find tests/guest top -type f 2>/dev/null | grep -v '^top/idletop$$')
 VMRUN := vm/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS)
 
-.PHONY: help deps kernel initramfs test test-host test-guest test-debug run clean install
+.PHONY: help deps kernel initramfs test test-host test-guest test-debug run clean install deb test-deb
 
 help:
 	@echo "idlemem make targets:"
@@ -59,6 +59,8 @@ help:
 	@echo "  make check-series  checkpatch, build after every patch, IDLE_PAGE_TRACKING=n and MEMCG=n builds"
 	@echo "  make bench      scan cost of idletop vs floor, seed method, page-types (BENCH_MEM=2G)"
 	@echo "  make install    install idletop and its man page (PREFIX, DESTDIR)"
+	@echo "  make deb        idletop's Debian package in build/deb/ (dpkg-buildpackage, lintian)"
+	@echo "  make test-deb   build the package and check it (tests/host/70-deb.sh)"
 	@echo "  make clean      remove build/ (keeps the ccache)"
 	@echo "Variables: SERIES_EXCLUDE=patch.patch  DEBUG=1  VM_OPTS='--mem 2G'  TESTS=word"
 
@@ -102,6 +104,13 @@ install:
 	$(MAKE) -C top
 	install -D -m 0755 top/idletop $(DESTDIR)$(PREFIX)/bin/idletop
 	install -D -m 0644 docs/idletop.1 $(DESTDIR)$(PREFIX)/share/man/man1/idletop.1
+
+# idletop's .deb, built from a copy in build/deb/ (dist/build-deb).
+deb: deps-idletop+deb
+	@dist/build-deb --lintian
+
+test-deb: deps-idletop+deb
+	@bash tests/host/70-deb.sh
 
 clean:
 	rm -rf $(B)

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# stage: host
+#
+# The Debian package (make deb, dist/build-deb): dpkg-buildpackage -us -uc
+# -b builds it in build/deb/, lintian finds no error, and it holds the
+# binary, the man page, idletop-exporter.service (disabled: the postinst
+# never enables it on a fresh install) and /etc/default/idletop as a
+# conffile; the binary it ships runs, and the unit passes systemd-analyze
+# verify where systemd-analyze is installed.  Costs about 30 s of CPU
+# (the build with dpkg-buildflags, lintian), 40 s to 2 min of wall time.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+done_() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
+
+for t in dpkg-buildpackage dh lintian; do
+	command -v $t > /dev/null ||
+		{ bad "$t not found: run 'vm/deps deb'"; done_; }
+done
+if deb=$("$top/dist/build-deb" --lintian 2> "$tmp/err" | tail -n 1) &&
+   [ -f "$deb" ]; then
+	ok "dpkg-buildpackage -us -uc -b and lintian --fail-on error: ${deb#"$top"/}"
+else
+	bad "build-deb --lintian"; cat "$tmp/err"; done_
+fi
+
+dpkg-deb -c "$deb" | awk '{ print $1 " " $6 }' > "$tmp/list"
+for want in "-rwxr-xr-x ./usr/bin/idletop" \
+	"-rw-r--r-- ./usr/share/man/man1/idletop.1.gz" \
+	"-rw-r--r-- ./lib/systemd/system/idletop-exporter.service" \
+	"-rw-r--r-- ./etc/default/idletop" \
+	"-rw-r--r-- ./usr/share/doc/idletop/copyright"; do
+	grep -qxF -- "$want" "$tmp/list" && ok "contains ${want#* }" ||
+		bad "missing: $want"
+done
+dpkg-deb -e "$deb" "$tmp/ctl"
+grep -qx /etc/default/idletop "$tmp/ctl/conffiles" &&
+	ok "/etc/default/idletop is a conffile" || bad "conffiles: $(cat "$tmp/ctl/conffiles")"
+# enable only when it was enabled before (an upgrade), never on install
+if ! grep -v 'was-enabled' "$tmp/ctl/postinst" | grep -q '^[[:space:]]*deb-systemd-helper enable' ||
+   grep -B2 'deb-systemd-helper enable' "$tmp/ctl/postinst" | grep -q was-enabled; then
+	ok "postinst does not enable the unit on a fresh install"
+else
+	bad "postinst enables the unit:"; cat "$tmp/ctl/postinst"
+fi
+dpkg-deb -f "$deb" Depends | grep -q libmicrohttpd &&
+	ok "Depends: $(dpkg-deb -f "$deb" Depends)" || bad "no libmicrohttpd in Depends"
+
+dpkg-deb -x "$deb" "$tmp/root"
+"$tmp/root/usr/bin/idletop" --version | grep -q '^idletop ' &&
+	"$tmp/root/usr/bin/idletop" --help | grep -q -- '--listen' &&
+	ok "the packaged idletop runs and has --listen" || bad "packaged idletop"
+unit=$tmp/root/lib/systemd/system/idletop-exporter.service
+grep -q '^ExecStart=/usr/bin/idletop --listen ${IDLETOP_LISTEN} $IDLETOP_OPTS$' "$unit" &&
+	grep -q '^EnvironmentFile=-/etc/default/idletop$' "$unit" &&
+	grep -q '^IDLETOP_LISTEN=127.0.0.1:' "$tmp/root/etc/default/idletop" &&
+	ok "unit runs idletop --listen from /etc/default/idletop (127.0.0.1)" ||
+	bad "unit or default file"
+if command -v systemd-analyze > /dev/null; then
+	# verify resolves ExecStart= on the host: point it at the packaged binary
+	sed "s|/usr/bin/idletop|$tmp/root/usr/bin/idletop|" "$unit" > "$tmp/idletop-exporter.service"
+	if systemd-analyze verify --man=no "$tmp/idletop-exporter.service" \
+		> "$tmp/verify" 2>&1 && ! grep -qi 'unknown\|invalid\|warn' "$tmp/verify"; then
+		ok "systemd-analyze verify"
+	else
+		bad "systemd-analyze verify:"; cat "$tmp/verify"
+	fi
+fi
+done_
