@@ -307,8 +307,14 @@ void metrics_render(struct sbuf *b, const struct report_params *p,
 {
 	struct out o = { .b = b, .f = f, .r = r };
 
+	if (r)
+		p = &r->p;
+	if (!p) {
+		b->oom = 1;	/* nothing to say */
+		return;
+	}
 	sb_init(&o.lab);
-	globals(&o, r ? &r->p : p);
+	globals(&o, p);
 	if (r && !labels_build(&o))
 		cgroups(&o);
 	else if (r)

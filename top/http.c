@@ -93,25 +93,28 @@ bad:
 /* "127.0.0.1:9410", "[::1]:9410": where fd listens (port 0: the one given) */
 static void name_of(int fd, struct http *h)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	char host[INET6_ADDRSTRLEN];
-	const void *a;
-	int v6, port;
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in v4;
+		struct sockaddr_in6 v6;
+	} u;
+	socklen_t len = sizeof(u);
+	char host[INET6_ADDRSTRLEN] = "?";
 
-	if (getsockname(fd, (struct sockaddr *)&ss, &len)) {
+	memset(&u, 0, sizeof(u));
+	if (getsockname(fd, &u.sa, &len)) {
 		snprintf(h->addr, sizeof(h->addr), "?");
 		return;
 	}
-	v6 = ss.ss_family == AF_INET6;
-	a = v6 ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr :
-		 (const void *)&((struct sockaddr_in *)&ss)->sin_addr;
-	port = ntohs(v6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
-			  ((struct sockaddr_in *)&ss)->sin_port);
-	if (!inet_ntop(ss.ss_family, a, host, sizeof(host)))
-		snprintf(host, sizeof(host), "?");
-	snprintf(h->addr, sizeof(h->addr), v6 ? "[%s]:%d" : "%s:%d", host,
-		 port);
+	if (u.sa.sa_family == AF_INET6) {
+		inet_ntop(AF_INET6, &u.v6.sin6_addr, host, sizeof(host));
+		snprintf(h->addr, sizeof(h->addr), "[%s]:%d", host,
+			 ntohs(u.v6.sin6_port));
+	} else {
+		inet_ntop(AF_INET, &u.v4.sin_addr, host, sizeof(host));
+		snprintf(h->addr, sizeof(h->addr), "%s:%d", host,
+			 ntohs(u.v4.sin_port));
+	}
 }
 
 static int open_socket(const char *listen_s, struct http *h, char *err,

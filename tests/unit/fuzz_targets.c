@@ -11,7 +11,9 @@
  *   kpage: /proc/kpageflags, kpagecgroup, kpageidle and the page_idle
  *	bitmap of any length (short reads: not a multiple of 8, shorter
  *	than each other, empty) and content, through the whole engine
- *	(engine_open, a one-shot cycle, the report).
+ *	(engine_open, a one-shot cycle, the report);
+ *   cgroup-path: a cgroup name as ident.c reads it (identity labels);
+ *   listen: --listen and --idle-buckets (http_parse_listen, parse_buckets).
  * /proc/meminfo,
  * hostname and osrelease are one sscanf()/line each in ui.c, out of reach.
  */
@@ -27,6 +29,8 @@
 #include "engine.h"
 #include "fixture.h"
 #include "fuzz.h"
+#include "http.h"
+#include "ident.h"
 #include "kpf.h"
 #include "ui.h"
 #include "util.h"
@@ -327,6 +331,65 @@ static int run_kpage(const char *d, size_t len)
 	return 0;
 }
 
+static const char *const path_seeds[] = {
+	"/system.slice/ssh.service",
+	"/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod"
+	"0a1b2c3d_4e5f_6789_abcd_ef0123456789.slice/cri-containerd-"
+	"4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c.scope",
+	"/kubepods/besteffort/pod0a1b2c3d-4e5f-6789-abcd-ef0123456789/"
+	"4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c",
+	"/kubepods/pod", "//.slice/", "/", NULL,
+};
+
+/* Identity from a cgroup path (ident.c): every field a NUL-terminated
+ * string, a pod UID 36 bytes long, all of it escaped for each output. */
+static int run_path(const char *d, size_t len)
+{
+	struct ident id;
+	struct sbuf b;
+	int f;
+
+	(void)len;
+	ident_parse(d, &id);
+	for (f = 0; f < IDENT_FIELDS; f++)
+		if (!memchr(id.f[f], 0, IDENT_MAX))
+			return -1;
+	if (id.f[ID_POD_UID][0] && strlen(id.f[ID_POD_UID]) != 36)
+		return -1;
+	sb_init(&b);
+	ident_json(&b, d);
+	ident_text(&b, d);
+	f = b.oom;
+	sb_free(&b);
+	return f ? -1 : 0;
+}
+
+static const char *const listen_seeds[] = {
+	"9410", ":9410", "127.0.0.1:9410", "[::1]:9410", "0.0.0.0:0",
+	"1.2.3:4", "[::1:80", NULL,
+};
+
+/* --listen and --idle-buckets: accepted values are well-formed. */
+static int run_listen(const char *d, size_t len)
+{
+	struct sockaddr_storage ss;
+	struct idle_tbuckets tb;
+	char err[256];
+	socklen_t sl;
+	unsigned i;
+
+	(void)len;
+	if (!http_parse_listen(d, &ss, &sl, err, sizeof(err)) &&
+	    ss.ss_family != AF_INET && ss.ss_family != AF_INET6)
+		return -1;
+	if (parse_buckets(d, &tb))
+		return 0;
+	for (i = 0; i < tb.n; i++)
+		if (!(tb.secs[i] > 0) || (i && tb.secs[i] <= tb.secs[i - 1]))
+			return -1;
+	return tb.n >= 1 && tb.n <= IDLE_TBUCKETS_MAX ? 0 : -1;
+}
+
 const struct fuzz_target fuzz_targets[] = {
 	{ "memory.stat", run_memstat, memstat_seeds, 0, 1 },
 	{ "memory.max", run_limit, limit_seeds, 0, 1 },
@@ -337,5 +400,7 @@ const struct fuzz_target fuzz_targets[] = {
 	{ "status", run_status, status_seeds, 0, 1 },
 	{ "lru_gen", run_lru_gen, lru_gen_seeds, 0, 1 },
 	{ "kpage", run_kpage, kpage_seeds, 0, 2 },
+	{ "cgroup-path", run_path, path_seeds, 0, 1 },
+	{ "listen", run_listen, listen_seeds, 0, 1 },
 };
 const size_t fuzz_ntargets = sizeof(fuzz_targets) / sizeof(*fuzz_targets);
