@@ -10,6 +10,34 @@ const struct idle_tbuckets idle_tbuckets_default = {
 	8, { 60, 120, 300, 900, 1800, 3600, 7200, 14400 }
 };
 
+void idle_tmap(uint8_t tmap[256], const double first[256], uint64_t n,
+	       uint64_t reach, const struct idle_tbuckets *tb)
+{
+	uint64_t a;
+	double secs;
+	unsigned i;
+
+	memset(tmap, 0, 256);
+	for (a = 1; a <= reach && a < 256; a++) {
+		secs = first[n & 255] - first[(n - a) & 255];
+		for (i = tb->n; i > 0 && secs < tb->secs[i - 1]; i--)
+			;
+		tmap[a] = (uint8_t)i;
+	}
+}
+
+void idle_tmin(const uint8_t tmap[256], unsigned min_age[IDLE_TBUCKETS_MAX])
+{
+	unsigned i, a;
+
+	for (i = 0; i < IDLE_TBUCKETS_MAX; i++)
+		for (min_age[i] = 0, a = 1; a < 256; a++)
+			if (tmap[a] > i) {
+				min_age[i] = a;
+				break;
+			}
+}
+
 int age_bucket(unsigned age)
 {
 	int i;

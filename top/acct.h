@@ -31,6 +31,15 @@ struct idle_tbuckets {
 	double secs[IDLE_TBUCKETS_MAX];	/* ascending, > 0 */
 };
 extern const struct idle_tbuckets idle_tbuckets_default;
+/*
+ * tmap[a], for the ages a = 1..reach (<= 255) counted in cycle n: 1 + the
+ * largest bucket whose seconds first[n] - first[n - a] reaches, 0 none
+ * (first[k % 256]: when cycle k's first slice ran).  min_age[i]: the
+ * least age counted in bucket i or above, 0 none.
+ */
+void idle_tmap(uint8_t tmap[256], const double first[256], uint64_t n,
+	       uint64_t reach, const struct idle_tbuckets *tb);
+void idle_tmin(const uint8_t tmap[256], unsigned min_age[IDLE_TBUCKETS_MAX]);
 
 /* Page counts of one cgroup over one cycle (all in pages). */
 struct cg_pages {

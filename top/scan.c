@@ -316,27 +316,15 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
  */
 static void time_map(struct scanner *sc)
 {
-	uint64_t n = sc->cycle, a, reach = n - sc->prime_cycle;
-	const struct idle_tbuckets *tb = &sc->cfg.tb;
-	double now = now_mono(), secs;
-	unsigned i;
+	uint64_t reach = sc->cycle - sc->prime_cycle;
 
-	sc->first_slice[n & 255] = now;
-	memset(sc->tmap, 0, sizeof(sc->tmap));
-	if (reach > 255)
-		reach = 255;
-	for (a = 1; a <= reach; a++) {
-		secs = now - sc->first_slice[(n - a) & 255];
-		for (i = tb->n; i > 0 && secs < tb->secs[i - 1]; i--)
-			;
-		sc->tmap[a] = (uint8_t)i;
-	}
+	sc->first_slice[sc->cycle & 255] = now_mono();
+	idle_tmap(sc->tmap, sc->first_slice, sc->cycle,
+		  reach > 255 ? 255 : reach, &sc->cfg.tb);
 }
 
 static void finish_cycle(struct scanner *sc)
 {
-	unsigned i, a;
-
 	struct acct tmp = sc->last.acct;
 
 	sc->last.acct = sc->cur;
@@ -348,12 +336,7 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.cpu_bound = sc->cpu_bound;
 	sc->last.pfns = sc->cursor;
 	sc->last.cpu_total = sc->cpu_total;
-	for (i = 0; i < IDLE_TBUCKETS_MAX; i++)
-		for (sc->last.tb_min_age[i] = 0, a = 1; a < 256; a++)
-			if (sc->tmap[a] > i) {
-				sc->last.tb_min_age[i] = a;
-				break;
-			}
+	idle_tmin(sc->tmap, sc->last.tb_min_age);
 }
 
 /* All CPU the process used since the last update counts (pace.h). */
