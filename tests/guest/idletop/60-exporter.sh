@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 120
+#
+# idletop --listen on the patched kernel, scraped from inside the guest
+# (busybox wget on 127.0.0.1): a scrape before the first cycle says so
+# (idletop_report_available 0), then a systemd-shaped service cgroup with
+# wsgen shows up with its unit and slice labels, --max-depth 2 leaves out
+# the cgroup below it, an unknown path is a 404, and idletop stops by
+# itself after -n cycles.  The host side (a real Prometheus through a
+# port forward) is tests/host/80-prometheus-e2e.sh.
+
+set -u
+SL=/sys/fs/cgroup/system.slice
+CG=$SL/g60.service
+pid= ipid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	[ -n "$ipid" ] && kill "$ipid" 2>/dev/null && wait "$ipid" 2>/dev/null
+	rmdir "$CG/deep" "$CG" "$SL" 2>/dev/null
+}
+trap cleanup EXIT
+
+if [ ! -e /proc/kpageidle ] && [ ! -e /sys/kernel/mm/page_idle/bitmap ]; then
+	echo "SKIP: no idle page tracking in this kernel"
+	exit 77
+fi
+ip link set lo up
+mkdir -p "$CG" || exit 1
+echo +memory > "$SL/cgroup.subtree_control"
+echo +memory > "$CG/cgroup.subtree_control"
+mkdir "$CG/deep" || exit 1
+wsgen --cgroup "$CG/deep" --anon 16M:0.5 --interval 20 --ready ready &
+pid=$!
+i=0
+while [ ! -s ready ]; do
+	i=$((i + 1))
+	[ $i -gt 600 ] && { echo "wsgen not ready"; exit 1; }
+	sleep 0.1
+done
+
+fail=0
+idletop --listen 127.0.0.1:9410 --period 2 --cpu 100 -n 3 --max-depth 2 2> err &
+ipid=$!
+i=0
+until wget -q -O early http://127.0.0.1:9410/metrics 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -gt 50 ] && { echo "FAIL: no answer on 127.0.0.1:9410"; cat err; exit 1; }
+	sleep 0.1
+done
+grep -qx 'idletop_report_available 0' early && echo "ok: early scrape says no report yet" ||
+	{ echo "FAIL: early scrape:"; cat early; fail=1; }
+i=0
+while :; do
+	wget -q -O m http://127.0.0.1:9410/metrics 2>/dev/null
+	grep -qx 'idletop_report_available 1' m && break
+	i=$((i + 1))
+	[ $i -gt 300 ] && { echo "FAIL: no report after 30 s"; exit 1; }
+	sleep 0.1
+done
+ws=$(grep -F 'idletop_working_set_bytes{cgroup="/system.slice/g60.service",unit="g60.service",slice="system.slice"} ' m |
+	awk '{ print $2 }')
+[ -n "$ws" ] && [ "$ws" -gt 0 ] && echo "ok: the service's working set with unit and slice labels: $ws" ||
+	{ echo "FAIL: service series:"; grep g60 m; fail=1; }
+grep -q 'cgroup="/system.slice/g60.service/deep"' m &&
+	{ echo "FAIL: --max-depth 2 shows depth 3"; fail=1; } || echo "ok: --max-depth 2"
+if wget -q -O /dev/null http://127.0.0.1:9410/nope 2> werr; then
+	echo "FAIL: /nope answered"; fail=1
+else
+	grep -q 404 werr && echo "ok: /nope is a 404" || { echo "FAIL: /nope: $(cat werr)"; fail=1; }
+fi
+wait "$ipid"
+rc=$?
+ipid=
+[ $rc = 0 ] && echo "ok: idletop stopped after -n 3" || { echo "FAIL: idletop exit $rc"; cat err; fail=1; }
+exit $fail
