@@ -58,8 +58,10 @@ void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src)
 		dst->resident[i] += src->resident[i];
 		dst->idle[i] += src->idle[i];
 	}
-	for (i = 0; i < AGE_BUCKETS; i++)
+	for (i = 0; i < AGE_BUCKETS; i++) {
 		dst->age[i] += src->age[i];
+		dst->reaccess[i] += src->reaccess[i];
+	}
 	for (i = 0; i < IDLE_TBUCKETS_MAX; i++)
 		dst->idle_t[i] += src->idle_t[i];
 	dst->unevictable += src->unevictable;

@@ -49,6 +49,9 @@ struct cg_pages {
 	uint64_t ws_idle;		/* evictable with age >= ws_cycles */
 	uint64_t age[AGE_BUCKETS];	/* idle pages by age bucket */
 	uint64_t idle_t[IDLE_TBUCKETS_MAX];	/* idle pages by time bucket */
+	/* pages found accessed this cycle, by the bucket of the age they
+	 * had reached (idle cycles in a row before): reaccess, promotion */
+	uint64_t reaccess[AGE_BUCKETS];
 };
 
 void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src);

@@ -4,12 +4,16 @@
 #define IDLETOP_BATCH_H
 
 #include <stdio.h>
+#include "fields.h"
 #include "stats.h"
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 /* Each returns 0, or -1 when writing failed (errno from the stream). */
 int batch_text(FILE *f, const struct report *r);
+/* Text with these columns (NULL: the FF_TEXT ones; FF_NOTEXT skipped). */
+int batch_text_fields(FILE *f, const struct report *r,
+		      const struct field_set *set);
 int batch_json(FILE *f, const struct report *r);
 int batch_openmetrics(FILE *f, const struct report *r);
 int batch_prometheus(FILE *f, const struct report *r);	/* text 0.0.4 */

@@ -5,7 +5,8 @@
  *
  * {"idletop":VERSION, "cycle":N, "start":UNIX_S, "end":UNIX_S,
  *  "period_seconds":S, "cycle_seconds":S, "cpu_seconds":S,
- *  "cpu_bound":BOOL, "source":"kpageidle"|"bitmap",
+ *  "cpu_bound":BOOL, "first_window":BOOL, "steady_period_seconds":S,
+ *  "source":"kpageidle"|"bitmap",
  *  "method":"scan-ioctl"|"read-write", "page_size":B,
  *  "pfns":N, "ws_cycles":K, "headroom_pct":P, "age_buckets":[1,2,4,8,16],
  *  "idle_seconds":[60,120,...] (--idle-buckets),
@@ -13,7 +14,8 @@
  *  "cgroups":[{"path":STR, "ino":N, "parent":INDEX|null, "depth":N,
  *    "pseudo":BOOL,
  *    "memory":{"current":B|null, "low":B|"max"|null, "high":..., "max":...,
- *              "anon":B|null, "file":B|null, "shmem":B|null},
+ *              "anon":B|null, "file":B|null, "shmem":B|null,
+ *              "swap":B|null, "refault_anon":N|null, "refault_file":N|null},
  *    "pressure":{"some_avg10":PCT, "some_avg60":PCT, "some_avg300":PCT,
  *                "full_avg10":PCT, "full_avg60":PCT, "full_avg300":PCT}|null,
  *    "self":PAGES, "total":PAGES,
@@ -23,9 +25,17 @@
  *    "identity":{"unit":STR|null, "slice":..., "pod_uid":...,
  *                "qos_class":..., "container_id":...,
  *                "container_runtime":...} (ident.h; not on the pseudo)}]}
+ *    then fields.c's fields with a JSON key, null when unknown:
+ *    "resident":B, "idle":B, "idle_pct":PCT|null (nothing resident),
+ *    "working_set":B, "suggested_low":B, "suggested_high":B,
+ *    "limit_pct":PCT|null, "psi_some_avg10":PCT|null,
+ *    "refaults_per_second":N|null, "reaccess":B,
+ *    "suggested_high_cycles":K (0: resident was the base)}]}
  * PAGES = {"anon":B, "file":B, "shmem":B, "unevictable":B,
  *          "idle_anon":B, "idle_file":B, "idle_shmem":B,
- *          "idle_age":[B x 5, per age bucket], "ws_idle":B}
+ *          "idle_age":[B x 5, per age bucket],
+ *          "reaccess":[B x 5, accessed after an age in that bucket],
+ *          "ws_idle":B}
  * Strings: invalid UTF-8 bytes become U+FFFD, controls \u00XX.
  */
 #include <errno.h>
@@ -74,6 +84,10 @@ static void pages(struct sbuf *b, const char *key, const struct cg_pages *p,
 	for (i = 0; i < AGE_BUCKETS; i++)
 		sb_printf(b, "%s%llu", i ? "," : "",
 			  (unsigned long long)(p->age[i] * ps));
+	sb_puts(b, "],\"reaccess\":[");
+	for (i = 0; i < AGE_BUCKETS; i++)
+		sb_printf(b, "%s%llu", i ? "," : "",
+			  (unsigned long long)(p->reaccess[i] * ps));
 	sb_puts(b, "],");
 	ju64(b, "ws_idle", 1, p->ws_idle * ps);
 	unclose(b);
@@ -90,6 +104,9 @@ static void memory(struct sbuf *b, const struct cg_mem *m)
 	ju64(b, "anon", m->has_stat, m->anon);
 	ju64(b, "file", m->has_stat, m->file);
 	ju64(b, "shmem", m->has_stat, m->shmem);
+	ju64(b, "swap", m->has_swap, m->swap_current);
+	ju64(b, "refault_anon", m->has_stat, m->refault_anon);
+	ju64(b, "refault_file", m->has_stat, m->refault_file);
 	unclose(b);
 	sb_puts(b, "},\"pressure\":");
 	if (!m->has_pressure) {
@@ -116,7 +133,31 @@ static void idle_for(struct sbuf *b, const struct cg_stat *s,
 	sb_puts(b, "],");
 }
 
-static void cgroup(struct sbuf *b, const struct cg_stat *s, uint64_t ps,
+/* The registry's fields with a JSON key (fields.c): one place per column. */
+static void registry(struct sbuf *b, const struct report *r,
+		     const struct cg_stat *s)
+{
+	struct field_val v;
+	int i;
+
+	for (i = 0; i < FIELDS_NR; i++) {
+		if (!fields[i].json)
+			continue;
+		field_get(r, s, (enum field_id)i, &v);
+		if (!v.has)
+			sb_printf(b, "\"%s\":null,", fields[i].json);
+		else if (fields[i].kind == FK_PCT)
+			sb_printf(b, "\"%s\":%.2f,", fields[i].json, v.d);
+		else if (fields[i].kind == FK_RATE)
+			sb_printf(b, "\"%s\":%.3f,", fields[i].json, v.d);
+		else
+			ju64(b, fields[i].json, 1, v.u);
+	}
+	sb_printf(b, "\"suggested_high_cycles\":%u,", s->sugg_cycles);
+}
+
+static void cgroup(struct sbuf *b, const struct report *r,
+		   const struct cg_stat *s, uint64_t ps,
 		   const struct idle_tbuckets *tb)
 {
 	sb_putc(b, '{');
@@ -131,15 +172,10 @@ static void cgroup(struct sbuf *b, const struct cg_stat *s, uint64_t ps,
 	memory(b, &s->mem);
 	pages(b, "self", &s->self, ps);
 	pages(b, "total", &s->total, ps);
-	ju64(b, "resident", 1, s->resident);
-	ju64(b, "idle", 1, s->idle);
-	sb_printf(b, "\"idle_pct\":%.2f,", s->idle_pct);
-	ju64(b, "working_set", 1, s->working_set);
-	ju64(b, "suggested_low", 1, s->sugg_low);
-	ju64(b, "suggested_high", 1, s->sugg_high);
 	idle_for(b, s, tb);
 	if (!s->pseudo)
 		ident_json(b, s->path);
+	registry(b, r, s);
 	unclose(b);
 	sb_puts(b, "},");
 }
@@ -170,6 +206,8 @@ static void head(struct sbuf *b, const struct report *r)
 		  "\"cpu_seconds\":%.3f,\"cpu_bound\":%s,",
 		  (unsigned long long)r->cycle, r->start, r->end, r->p.period,
 		  r->end - r->start, r->cpu, r->cpu_bound ? "true" : "false");
+	sb_printf(b, "\"first_window\":%s,\"steady_period_seconds\":%g,",
+		  r->first ? "true" : "false", r->steady);
 	jstr(b, "source", r->p.source);
 	jstr(b, "method", r->p.method ? r->p.method : "");
 	sb_printf(b, "\"page_size\":%llu,\"pfns\":%llu,\"ws_cycles\":%u,"
@@ -197,7 +235,7 @@ int batch_json(FILE *f, const struct report *r)
 	head(&b, r);
 	sb_puts(&b, "\"cgroups\":[");
 	for (i = 0; i < r->n; i++)
-		cgroup(&b, &r->cg[i], r->p.page_size, &r->p.tb);
+		cgroup(&b, r, &r->cg[i], r->p.page_size, &r->p.tb);
 	unclose(&b);
 	sb_puts(&b, "]}\n");
 	if (b.oom) {

@@ -5,26 +5,6 @@
 #include "fmt.h"
 #include "ident.h"
 
-static void col_bytes(struct sbuf *b, uint64_t v)
-{
-	struct sbuf t;
-
-	sb_init(&t);
-	fmt_bytes(&t, v);
-	sb_printf(b, " %7s", sb_str(&t));
-	sb_free(&t);
-}
-
-static void col_limit(struct sbuf *b, int has, uint64_t v)
-{
-	if (!has)
-		sb_printf(b, " %7s", "-");
-	else if (v == CG_NOLIMIT)
-		sb_printf(b, " %7s", "max");
-	else
-		col_bytes(b, v);
-}
-
 static void warnings(struct sbuf *b, const struct report *r)
 {
 	unsigned bit;
@@ -34,42 +14,61 @@ static void warnings(struct sbuf *b, const struct report *r)
 			sb_printf(b, "WARNING: %s\n", report_warning_text(bit));
 }
 
-static void header(struct sbuf *b, const struct report *r)
+/* What the report measured: a first window says so. */
+static void window(struct sbuf *b, const struct report *r)
+{
+	sb_printf(b, "period %gs", r->p.period);
+	if (r->first)
+		sb_printf(b, ", first window, then %gs", r->steady);
+}
+
+static void header(struct sbuf *b, const struct report *r,
+		   const struct field_set *set)
 {
 	struct sbuf d;
+	size_t i;
 
 	sb_init(&d);
 	fmt_duration(&d, r->end - r->start);
-	sb_printf(b, "idletop - cycle %llu, %s (period %gs%s), source %s "
-		  "(%s), %llu pfns x %llu B, cpu %.2fs\n",
-		  (unsigned long long)r->cycle, sb_str(&d), r->p.period,
+	sb_printf(b, "idletop - cycle %llu, %s (", (unsigned long long)r->cycle,
+		  sb_str(&d));
+	window(b, r);
+	sb_printf(b, "%s), source %s (%s), %llu pfns x %llu B, cpu %.2fs\n",
 		  r->cpu_bound ? ", stretched by --cpu" : "", r->p.source,
 		  r->p.method ? r->p.method : "?",
 		  (unsigned long long)r->pfns,
 		  (unsigned long long)r->p.page_size, r->cpu);
 	warnings(b, r);
-	sb_printf(b, "WS: resident less pages idle >= %u cycle(s); "
-		  "LOW* = WS, HIGH* = WS + %u%% (4 MiB units)\n",
+	sb_printf(b, "WORKSET: resident less pages idle >= %u cycle(s); "
+		  "LOW* = WORKSET, HIGH* = WORKSET + %u%% (4 MiB units)\n",
 		  r->p.ws_cycles, r->p.headroom_pct);
-	sb_printf(b, "%7s %7s %7s %7s %7s %5s %7s %7s %7s %7s %7s  %s\n",
-		  "RES", "ANON", "FILE", "SHMEM", "IDLE", "IDLE%", "WS",
-		  "LOW*", "HIGH*", "CURRENT", "HIGH", "CGROUP");
+	for (i = 0; i < set->n; i++)
+		if (!(fields[set->id[i]].flags & FF_NOTEXT))
+			sb_printf(b, "%*s", fields[set->id[i]].width,
+				  fields[set->id[i]].title);
+	sb_puts(b, "  CGROUP\n");
 	sb_free(&d);
 }
 
-static void row(struct sbuf *b, const struct cg_stat *s, uint64_t ps)
+static void row(struct sbuf *b, const struct report *r,
+		const struct cg_stat *s, const struct field_set *set)
 {
-	col_bytes(b, s->resident);
-	col_bytes(b, s->total.resident[PK_ANON] * ps);
-	col_bytes(b, s->total.resident[PK_FILE] * ps);
-	col_bytes(b, s->total.resident[PK_SHMEM] * ps);
-	col_bytes(b, s->idle);
-	sb_printf(b, " %5.1f", s->idle_pct);
-	col_bytes(b, s->working_set);
-	col_bytes(b, s->sugg_low);
-	col_bytes(b, s->sugg_high);
-	col_limit(b, s->mem.has_current, s->mem.current);
-	col_limit(b, s->mem.has_high, s->mem.high);
+	struct sbuf c;
+	size_t i;
+
+	sb_init(&c);
+	for (i = 0; i < set->n; i++) {
+		const struct field *f = &fields[set->id[i]];
+
+		if (f->flags & FF_NOTEXT)
+			continue;
+		sb_reset(&c);
+		field_format(&c, r, s, set->id[i], U_AUTO, 0);
+		sb_printf(b, "%*s", f->width, sb_str(&c));
+	}
+	if (c.oom)
+		b->oom = 1;
+	sb_free(&c);
 	sb_puts(b, "  ");
 	fmt_esc_text(b, s->path);
 	if (!s->pseudo)
@@ -77,16 +76,22 @@ static void row(struct sbuf *b, const struct cg_stat *s, uint64_t ps)
 	sb_putc(b, '\n');
 }
 
-int batch_text(FILE *f, const struct report *r)
+int batch_text_fields(FILE *f, const struct report *r,
+		      const struct field_set *set)
 {
+	struct field_set def;
 	struct sbuf b;
 	size_t i;
 	int rc = 0;
 
+	if (!set) {
+		fields_default(&def, FF_TEXT);
+		set = &def;
+	}
 	sb_init(&b);
-	header(&b, r);
+	header(&b, r, set);
 	for (i = 0; i < r->n; i++)
-		row(&b, &r->cg[i], r->p.page_size);
+		row(&b, r, &r->cg[i], set);
 	sb_putc(&b, '\n');
 	if (b.oom) {
 		errno = ENOMEM;
@@ -96,6 +101,11 @@ int batch_text(FILE *f, const struct report *r)
 	}
 	sb_free(&b);
 	return rc;
+}
+
+int batch_text(FILE *f, const struct report *r)
+{
+	return batch_text_fields(f, r, NULL);
 }
 
 int batch_print(FILE *f, const struct report *r, enum out_format fmt)

@@ -29,6 +29,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 		.slice_pfns = cfg->slice_pfns,
 		.slice_ms = cfg->slice_ms,
 		.period = cfg->period,
+		.first_period = cfg->mark_wait >= 0 ? 0 : cfg->first_window,
 		.cpu_frac = cfg->mark_wait >= 0 ? 1 : cfg->cpu_pct / 100.0,
 		.ws_cycles = cfg->ws_cycles,
 		.source = cfg->source,
@@ -85,22 +86,32 @@ double engine_wait(const struct engine *e)
 /*
  * Rescan the tree (new and vanished cgroups) and join the last cycle,
  * into e->report, or e->held while frozen (then 0: nothing new shown).
+ * The report it replaces gives the rates (refaults per second).
  */
 static int build(struct engine *e)
 {
-	struct report *r = e->frozen ? &e->held : &e->report;
+	struct report *r = e->frozen ? &e->held : &e->report, n;
 	struct cg_tree tree = { 0 };
 
 	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err)))
 		return -1;
 	check_kernel(e);
-	report_free(r);
-	if (report_build(r, &tree, &e->sc.last, &e->params)) {
-		report_free(r);
+	e->params.period = scan_period(&e->sc);
+	if (report_build(&n, &tree, &e->sc.last, &e->params)) {
+		report_free(&n);
 		snprintf(e->err, sizeof(e->err), "out of memory");
 		return -1;
 	}
+	n.taken = now_mono();
+	report_rates(&n, r->n ? r : &e->report);
+	report_free(r);
+	*r = n;
 	return !e->frozen;
+}
+
+int engine_refresh(struct engine *e)
+{
+	return e->frozen ? 0 : build(e);
 }
 
 int engine_set_period(struct engine *e, double seconds)
@@ -135,10 +146,18 @@ void engine_progress(const struct engine *e, struct engine_progress *p)
 	const struct scanner *sc = &e->sc;
 	double f = sc->nr_pfns ? (double)sc->cursor / (double)sc->nr_pfns : 1;
 
+	memset(p, 0, sizeof(*p));
 	p->cycle = sc->cycle;
 	p->priming = sc->priming;
 	p->fresh = sc->priming || sc->cycle == sc->prime_cycle + 1;
+	p->first = sc->first;
 	p->period = sc->cfg.period;
+	p->steady = scan_period(sc);
+	p->frozen = e->frozen;
+	p->newer = e->frozen && e->held.cycle > e->report.cycle ?
+		   e->held.cycle - e->report.cycle : 0;
+	p->source = e->params.source;
+	p->method = e->params.method;
 	if (sc->pass_done)
 		f = 1;
 	p->left = sc->cycle_mono + sc->cfg.period - now_mono();
@@ -169,6 +188,7 @@ int engine_mark_wait(struct engine *e, double seconds,
 	while (e->sc.priming && !*stop)
 		if (scan_slice(&e->sc, e->err, sizeof(e->err)) < 0)
 			return -1;
+	e->sc.cfg.period = e->sc.steady_period = seconds;
 	until = now_mono() + seconds;
 	while (!*stop && now_mono() < until)
 		poll(NULL, 0, (int)((until - now_mono()) * 1000) + 1);

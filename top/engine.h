@@ -18,6 +18,11 @@
 #include "scan.h"
 #include "stats.h"
 
+/*
+ * Screens and printers read e->report (and e->params for what the
+ * engine is set to) and call the functions below; the scanner inside
+ * (e->sc) is the engine's own.
+ */
 struct engine {
 	struct scanner sc;
 	char *cgdir;			/* cgroup2 root directory */
@@ -34,9 +39,14 @@ struct engine_progress {
 	uint64_t cycle;		/* the cycle in progress */
 	int priming;		/* it only marks (start, after a new period) */
 	int fresh;		/* priming, or the first cycle counted after */
+	int first;		/* in the first window (scan.h) */
 	double done;		/* fraction of the time to the next report */
 	double left;		/* seconds to the next report */
 	double period;		/* of the cycle in progress */
+	double steady;		/* the period it settles at (--period, d) */
+	int frozen;		/* engine_freeze() on */
+	uint64_t newer;		/* cycles completed after the one shown */
+	const char *source, *method;	/* idle source and method in use */
 };
 
 /* Find the cgroup root, open the sources. 0, or -1 with e->err. */
@@ -49,6 +59,15 @@ double engine_wait(const struct engine *e);
  * (the tree was rescanned for it), 0: nothing new, -1: error (e->err).
  */
 int engine_step(struct engine *e);
+/*
+ * Between cycles: read the cgroup tree and memory.* files again and
+ * rebuild e->report with the last completed cycle's pages (cycle 0: no
+ * page counts yet), so memory.current, PSI and refault rates are fresh
+ * at the display's refresh rate while idle numbers change once a cycle.
+ * Does nothing while frozen. 1: e->report was rebuilt, 0: frozen, -1:
+ * error (e->err; e->report stays).
+ */
+int engine_refresh(struct engine *e);
 /*
  * A new period: the cycle in progress is dropped and a priming pass at
  * the new period starts (idle ages restart), so the next report, two

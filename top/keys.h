@@ -11,15 +11,20 @@
 enum action {
 	A_NONE, A_UP, A_DOWN, A_PGUP, A_PGDN, A_HOME, A_END,
 	A_ZOOM_IN, A_ZOOM_OUT, A_TOGGLE, A_EXPAND, A_COLLAPSE, A_DETAIL,
-	A_SORT_NEXT, A_SORT_PREV, A_SORT_REV, A_FILTER, A_CLEAR,
-	A_PAUSE, A_INTERVAL, A_UNITS, A_HELP, A_BACK, A_QUIT, A_NR
+	A_SORT_NEXT, A_SORT_PREV, A_SORT_REV, A_SORT_MENU, A_FILTER,
+	A_SEARCH, A_SEARCH_NEXT, A_CLEAR, A_FLAT, A_COLUMNS, A_SELECT,
+	A_PAUSE, A_DELAY, A_PERIOD, A_UNITS, A_MOUSE, A_HELP, A_BACK, A_QUIT,
+	A_NR
 };
 
 /* Screens a binding works on (bit mask). */
 #define S_TREE		1u
 #define S_DETAIL	2u
 #define S_HELP		4u
-#define S_ALL		(S_TREE | S_DETAIL | S_HELP)
+#define S_COLUMNS	8u	/* column chooser */
+#define S_SORTBY	16u	/* sort menu */
+#define S_MENU		(S_COLUMNS | S_SORTBY)
+#define S_ALL		(S_TREE | S_DETAIL | S_HELP | S_MENU)
 
 struct key_binding {
 	int key;		/* ncurses key code or character */

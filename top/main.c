@@ -111,7 +111,16 @@ static char *temp_beside(const char *path)
 	return tmp;
 }
 
-static int write_temp(int fd, const struct report *r, enum out_format fmt)
+/* The report in the format asked for; text with --fields' columns. */
+static int print(FILE *f, const struct report *r, const struct config *cfg)
+{
+	if (cfg->format == FMT_TEXT && cfg->fields)
+		return batch_text_fields(f, r, &cfg->fset);
+	return batch_print(f, r, cfg->format);
+}
+
+static int write_temp(int fd, const struct report *r,
+		      const struct config *cfg)
 {
 	mode_t mask = umask(0);
 	FILE *f;
@@ -127,7 +136,7 @@ static int write_temp(int fd, const struct report *r, enum out_format fmt)
 		close(fd);
 		return -1;
 	}
-	rc = batch_print(f, r, fmt);
+	rc = print(f, r, cfg);
 	if (!rc && (fflush(f) || fsync(fileno(f))))
 		rc = -1;
 	e = errno;
@@ -140,7 +149,7 @@ static int write_temp(int fd, const struct report *r, enum out_format fmt)
 }
 
 static int write_file(const char *path, const struct report *r,
-		      enum out_format fmt)
+		      const struct config *cfg)
 {
 	char *tmp = temp_beside(path);
 	int fd;
@@ -155,7 +164,7 @@ static int write_file(const char *path, const struct report *r,
 		free(tmp);
 		return -1;
 	}
-	if (write_temp(fd, r, fmt) || rename(tmp, path)) {
+	if (write_temp(fd, r, cfg) || rename(tmp, path)) {
 		fprintf(stderr, "idletop: %s: %s\n", path, strerror(errno));
 		unlink(tmp);
 		free(tmp);
@@ -169,8 +178,8 @@ static int write_file(const char *path, const struct report *r,
 static int output(const struct config *cfg, const struct report *r)
 {
 	if (cfg->output)
-		return write_file(cfg->output, r, cfg->format);
-	if (!batch_print(stdout, r, cfg->format))
+		return write_file(cfg->output, r, cfg);
+	if (!print(stdout, r, cfg))
 		return 0;
 	if (errno != EPIPE)
 		fprintf(stderr, "idletop: write: %s\n", strerror(errno));

@@ -16,13 +16,20 @@ static const char usage_text[] =
 "\n"
 "  -b, --batch            batch mode: print a report after every cycle\n"
 "  -n, --iterations=N     stop after N reports (default: until killed)\n"
-"  -d, --delay=SECONDS    seconds per full scan cycle (= --period)\n"
-"      --period=SECONDS   seconds per full scan cycle (default 60)\n"
+"  -d, --delay=SECONDS    screen refresh (default 2): memory.*, PSI and\n"
+"                         refaults are read again; with -b, where each\n"
+"                         report is a cycle, --period unless given\n"
+"      --period=SECONDS   seconds per full scan cycle, the idle window\n"
+"                         (default 60)\n"
+"      --first-window=SECONDS  first idle window (default 5, 0 off): the\n"
+"                         first report after two of them, then --period\n"
 "      --cpu=PERCENT      CPU budget, % of one core (default 2); when a\n"
 "                         cycle cannot fit the period, the period stretches\n"
 "  -f, --format=FMT       text (default), json (JSON Lines), openmetrics,\n"
 "                         prometheus (text format 0.0.4)\n"
 "  -o, --output=FILE      write each report to FILE (atomic rename)\n"
+"      --fields=LIST      columns of the view and of text output, comma\n"
+"                         separated ids (--fields=help lists them)\n"
 "      --mark-wait=SECONDS  one shot: mark all pages idle, wait SECONDS,\n"
 "                         read idle state once, print one report, exit\n"
 "      --source=SRC       idle source: auto (default), kpageidle, bitmap;\n"
@@ -57,13 +64,15 @@ static const char usage_text[] =
 
 enum { O_PERIOD = 256, O_CPU, O_MARK_WAIT, O_SOURCE, O_WS, O_HEADROOM,
        O_ROOT, O_CGROUP, O_SLICE_PFNS, O_SLICE_MS, O_BUCKETS, O_LISTEN,
-       O_MAX_DEPTH, O_MIN_BYTES, O_INCLUDE, O_EXCLUDE };
+       O_MAX_DEPTH, O_MIN_BYTES, O_INCLUDE, O_EXCLUDE, O_FIRST, O_FIELDS };
 
 static const struct option longopts[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "delay", required_argument, NULL, 'd' },
 	{ "period", required_argument, NULL, O_PERIOD },
+	{ "first-window", required_argument, NULL, O_FIRST },
+	{ "fields", required_argument, NULL, O_FIELDS },
 	{ "cpu", required_argument, NULL, O_CPU },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
@@ -91,6 +100,8 @@ void options_default(struct config *c)
 	memset(c, 0, sizeof(*c));
 	c->root = "/";
 	c->period = 60;
+	c->delay = 2;
+	c->first_window = 5;
 	c->cpu_pct = 2;
 	c->format = FMT_TEXT;
 	c->source = IDLESRC_AUTO;
@@ -129,6 +140,7 @@ static const struct numopt numopts[] = {
 	{ 'n', "iterations", 1, 1e9, 1 },
 	{ 'd', "delay", 0.01, 604800, 0 },
 	{ O_PERIOD, "period", 0.01, 604800, 0 },
+	{ O_FIRST, "first-window", 0, 604800, 0 },
 	{ O_CPU, "cpu", 0.01, 100, 0 },
 	{ O_MARK_WAIT, "mark-wait", 0, 86400, 0 },
 	{ O_WS, "ws-cycles", 1, 255, 1 },
@@ -142,7 +154,9 @@ static void set_num(struct config *c, int opt, double v)
 {
 	switch (opt) {
 	case 'n': c->iterations = (unsigned long)v; break;
-	case 'd': case O_PERIOD: c->period = v; break;
+	case 'd': c->delay = v; c->delay_set = 1; break;
+	case O_PERIOD: c->period = v; c->period_set = 1; break;
+	case O_FIRST: c->first_window = v; break;
 	case O_CPU: c->cpu_pct = v; break;
 	case O_MARK_WAIT: c->mark_wait = v; break;
 	case O_WS: c->ws_cycles = (unsigned)v; break;
@@ -297,6 +311,29 @@ static int exporter_opt(struct config *c, int opt, const char *arg,
 	return -1;
 }
 
+static int fields_opt(struct config *c, const char *arg, FILE *out,
+		      FILE *err)
+{
+	struct sbuf b;
+	char msg[160];
+
+	if (!strcmp(arg, "help")) {
+		sb_init(&b);
+		sb_puts(&b, "Fields (--fields=ID,ID,...; the rc file's "
+			"columns=):\n");
+		fields_help(&b);
+		fputs(sb_str(&b), out);
+		sb_free(&b);
+		return OPT_EXIT;
+	}
+	if (fields_parse(&c->fset, arg, 0, msg, sizeof(msg))) {
+		fprintf(err, "idletop: invalid --fields: %s\n", msg);
+		return OPT_USAGE;
+	}
+	c->fields = arg;
+	return OPT_OK;
+}
+
 static int one(struct config *c, int opt, const char *arg, FILE *out,
 	       FILE *err)
 {
@@ -311,6 +348,7 @@ static int one(struct config *c, int opt, const char *arg, FILE *out,
 	case 'o': c->output = arg; return OPT_OK;
 	case O_ROOT: c->root = arg; return OPT_OK;
 	case O_CGROUP: c->cgroup_dir = arg; return OPT_OK;
+	case O_FIELDS: return fields_opt(c, arg, out, err);
 	case 'h': fputs(usage_text, out); return OPT_EXIT;
 	case 'V': fputs("idletop " IDLETOP_VERSION "\n", out); return OPT_EXIT;
 	case 'f':
@@ -349,6 +387,10 @@ int options_parse(struct config *c, int argc, char **argv, FILE *out,
 			"together\n");
 		return OPT_USAGE;
 	}
+	/* batch reports are cycles: -d, top's delay between them, is the
+	 * period there unless --period says otherwise */
+	if ((c->batch || c->mark_wait >= 0) && c->delay_set && !c->period_set)
+		c->period = c->delay;
 	if (optind < argc) {
 		fprintf(err, "idletop: unexpected argument '%s'\n"
 			"Try 'idletop --help' for more information.\n",

@@ -15,7 +15,12 @@ struct config {
 	const char *output;		/* -o FILE: atomically replaced */
 	int batch;			/* -b */
 	unsigned long iterations;	/* -n, 0 = until killed */
-	double period;			/* -d/--period seconds per cycle */
+	double period;			/* --period seconds per cycle */
+	double delay;			/* -d: TUI refresh (batch: period) */
+	int period_set, delay_set;	/* given on the command line */
+	double first_window;		/* --first-window seconds, 0: off */
+	const char *fields;		/* --fields LIST, NULL: default */
+	struct field_set fset;		/* parsed --fields */
 	double cpu_pct;			/* --cpu, % of one core */
 	enum out_format format;
 	enum idlesrc_kind source;

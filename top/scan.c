@@ -110,6 +110,11 @@ int scan_open(struct scanner *sc, const char *root,
 	if (alloc_buffers(sc))
 		goto nomem;
 	sc->priming = 1;
+	sc->steady_period = sc->cfg.period;
+	if (cfg->first_period > 0 && cfg->first_period < cfg->period) {
+		sc->first = 1;
+		sc->cfg.period = cfg->first_period;
+	}
 	start_cycle(sc);
 	sc->next_at = sc->debt_mono = now_mono();
 	sc->debt_cpu = now_cpu();
@@ -169,13 +174,16 @@ static int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
 
 	if (sc->priming)
 		return 0;	/* nothing was marked yet */
-	if (KPF_BIT(f, KPF_UNEVICTABLE) || !idle)
-		*age = 0;
-	else if (*age < 255)
-		(*age)++;
 	p = pages_of(sc, ino);
 	if (!p)
 		return -1;
+	if (KPF_BIT(f, KPF_UNEVICTABLE) || !idle) {
+		if (*age && !KPF_BIT(f, KPF_UNEVICTABLE))
+			p->reaccess[age_bucket(*age)]++;	/* promoted */
+		*age = 0;
+	} else if (*age < 255) {
+		(*age)++;
+	}
 	p->resident[k]++;
 	if (KPF_BIT(f, KPF_UNEVICTABLE)) {
 		p->unevictable++;
@@ -330,6 +338,8 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.acct = sc->cur;
 	sc->cur = tmp;
 	sc->last.number = sc->cycle;
+	sc->last.period = sc->cfg.period;
+	sc->last.first = sc->first;
 	sc->last.start = sc->cycle_real;
 	sc->last.end = now_real();
 	sc->last.cpu = now_cpu() - sc->cycle_cpu;
@@ -351,6 +361,27 @@ static double update_debt(struct scanner *sc)
 	return t;
 }
 
+/*
+ * The first window was published: prime at the period, from the time
+ * the first window's CPU debt is paid, so that the pass keeps its pace.
+ */
+static int end_first(struct scanner *sc)
+{
+	double debt;
+
+	sc->first = 0;
+	sc->cfg.period = sc->steady_period;
+	sc->priming = 1;
+	sc->prime_cycle = sc->cycle;
+	memset(sc->age, 0, sc->nr_pfns);
+	update_debt(sc);
+	debt = sc->cpu_debt;
+	sc->cycle_mono += debt;
+	sc->cycle_real += debt;
+	sc->next_at = sc->cycle_mono;
+	return 1;
+}
+
 /* The pass over all PFNs is done and its period is over: publish. */
 static int end_cycle(struct scanner *sc)
 {
@@ -363,7 +394,9 @@ static int end_cycle(struct scanner *sc)
 		finish_cycle(sc);
 	sc->cycle++;
 	start_cycle(sc);
-	sc->next_at = update_debt(sc) + sc->cpu_debt;
+	if (published && sc->first)
+		return end_first(sc);
+	sc->next_at = update_debt(sc) + (sc->first ? 0 : sc->cpu_debt);
 	/* behind the deadline of a first slice: like pace_delay() */
 	sc->cpu_bound = sc->nr_pfns && sc->cpu_debt > sc->cfg.period *
 			(double)(sc->slice < sc->nr_pfns ? sc->slice :
@@ -397,7 +430,7 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 	in.nr_pfns = sc->nr_pfns;
 	in.done_pfns = sc->pass_done ? sc->nr_pfns : sc->cursor;
 	in.since_cycle = t1 - sc->cycle_mono;
-	in.cpu_debt = sc->cpu_debt;
+	in.cpu_debt = sc->first ? 0 : sc->cpu_debt;	/* scan.h */
 	sc->next_at = t1 + pace_delay(&in, &cpu_bound);
 	sc->cpu_bound |= cpu_bound;
 	sc->slice = pace_adapt(sc->slice, wall * 1e3, sc->cfg.slice_ms,
@@ -408,6 +441,7 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 void scan_restart(struct scanner *sc, double period)
 {
 	sc->cfg.period = period;
+	sc->first = 0;
 	sc->pass_done = 0;
 	sc->priming = 1;
 	sc->prime_cycle = ++sc->cycle;

@@ -13,6 +13,14 @@
  * published by the first scan_slice() call after its period is over.
  * scan_restart() drops the cycle in progress and primes again (a new
  * period): every counted cycle is read one period after its marks.
+ *
+ * First window (cfg.first_period): the first priming pass and the first
+ * counted cycle run at that short period, so the first report comes
+ * after two short periods (cycle.first says so); then the scanner
+ * primes again at the period, as scan_restart() does.  The first
+ * window's slices do not wait for the CPU budget; the debt it leaves is
+ * waited out before the priming pass at the period starts, so that pass,
+ * and every cycle after it, keeps its pacing.
  */
 #ifndef IDLETOP_SCAN_H
 #define IDLETOP_SCAN_H
@@ -26,6 +34,7 @@ struct scan_config {
 	size_t slice_pfns;	/* most PFNs per slice (multiple of 64) */
 	double slice_ms;	/* a slice longer than this halves the next */
 	double period;		/* target seconds per cycle */
+	double first_period;	/* > 0 and < period: a first window (below) */
 	double cpu_frac;	/* CPU budget, fraction of one core */
 	unsigned ws_cycles;	/* idle >= this many cycles: not working set */
 	enum idlesrc_kind source;
@@ -37,6 +46,8 @@ struct scan_config {
 struct scan_cycle {
 	uint64_t number;	/* 0: none completed yet */
 	double start, end;	/* wall clock (CLOCK_REALTIME) */
+	double period;		/* the period it was paced to */
+	int first;		/* the first window (cfg.first_period) */
 	double cpu;		/* CPU seconds spent on the cycle */
 	double cpu_total;	/* ... on every cycle so far, priming too */
 	int cpu_bound;		/* the CPU budget stretched it past period */
@@ -66,6 +77,8 @@ struct scanner {
 	uint64_t cycle;			/* cycle in progress */
 	int priming;			/* it only marks: cycle 0, restarts */
 	uint64_t prime_cycle;		/* number of the last priming pass */
+	int first;			/* in the first window */
+	double steady_period;		/* the period after it */
 	int pass_done;			/* all PFNs visited; publish when due */
 	size_t slice;			/* current adaptive slice size */
 	int cpu_bound;			/* in this cycle */
@@ -94,6 +107,11 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen);
  * (the next cycle number) at this period.
  */
 void scan_restart(struct scanner *sc, double period);
+/* The period the scanner settles at (after a first window). */
+static inline double scan_period(const struct scanner *sc)
+{
+	return sc->first ? sc->steady_period : sc->cfg.period;
+}
 /* Seconds until the next slice is due (0 = now). */
 double scan_wait(const struct scanner *sc);
 /* Number of PFNs: binary search for the end of kpageflags. */

@@ -11,10 +11,79 @@ uint64_t round_up(uint64_t v, uint64_t to)
 	return (v + to - 1) / to * to;
 }
 
+uint64_t stats_reaccess_ge(const struct cg_pages *p, int bucket)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = bucket; i < AGE_BUCKETS; i++)
+		n += p->reaccess[i];
+	return n;
+}
+
+/* Pages idle for >= k cycles, k = ws_cycles or a bucket's lower bound. */
+static uint64_t idle_ge(const struct cg_pages *p, unsigned k, unsigned ws)
+{
+	uint64_t n = 0;
+	int i;
+
+	if (k == ws)
+		return p->ws_idle;
+	for (i = 0; i < AGE_BUCKETS; i++)
+		if (age_bucket_min[i] >= k)
+			n += p->age[i];
+	return n;
+}
+
+/*
+ * K for the suggested memory.high (stats.h): the smallest cut whose
+ * reaccess stays under STATS_PROMO_PERMILLE per mille of its working set
+ * a minute.  Reaccess after >= K cycles counts every bucket that holds
+ * ages >= K (a K inside a bucket counts all of it: the safe side).
+ */
+static unsigned sugg_cut(const struct cg_stat *s, const struct report_params *p,
+			 uint64_t res, uint64_t *ws)
+{
+	double per_min = p->cycle_seconds > 0 ? 60 / p->cycle_seconds : 1;
+	unsigned wsc = p->ws_cycles ? p->ws_cycles : 1, k = wsc;
+	int b;
+
+	for (;;) {
+		uint64_t idle = idle_ge(&s->total, k, wsc), re;
+
+		b = age_bucket(k);
+		while (b + 1 < AGE_BUCKETS && age_bucket_min[b + 1] <= k)
+			b++;
+		re = stats_reaccess_ge(&s->total, b);
+		*ws = res - (idle <= res ? idle : res);
+		if ((double)re * per_min * 1000 <=
+		    (double)*ws * STATS_PROMO_PERMILLE)
+			return k;
+		if (b + 1 >= AGE_BUCKETS)
+			break;
+		k = age_bucket_min[b + 1];
+	}
+	*ws = res;
+	return 0;
+}
+
+static void derive_limit(struct cg_stat *s)
+{
+	const struct cg_mem *m = &s->mem;
+	uint64_t h = m->has_high ? m->high : CG_NOLIMIT;
+	uint64_t x = m->has_max ? m->max : CG_NOLIMIT;
+	uint64_t lim = h < x ? h : x;
+
+	s->has_limit_pct = m->has_current && lim != CG_NOLIMIT && lim > 0;
+	s->limit_pct = s->has_limit_pct ?
+		       100.0 * (double)m->current / (double)lim : 0;
+}
+
 void stats_derive(struct cg_stat *s, const struct report_params *p)
 {
 	uint64_t ps = p->page_size, res = cg_pages_resident(&s->total);
 	uint64_t ws = res - (s->total.ws_idle <= res ? s->total.ws_idle : res);
+	uint64_t cut;
 	double high;
 	unsigned i;
 
@@ -23,8 +92,10 @@ void stats_derive(struct cg_stat *s, const struct report_params *p)
 	s->working_set = ws * ps;
 	s->idle_pct = res ? 100.0 * (double)cg_pages_idle(&s->total) /
 			    (double)res : 0;
+	s->reaccess = stats_reaccess_ge(&s->total, 0) * ps;
 	s->sugg_low = s->working_set;
-	high = (double)s->working_set * (100.0 + p->headroom_pct) / 100.0;
+	s->sugg_cycles = sugg_cut(s, p, res, &cut);
+	high = (double)(cut * ps) * (100.0 + p->headroom_pct) / 100.0;
 	s->sugg_high = round_up(high > 1.8e19 ? UINT64_MAX / 2 :
 				(uint64_t)high, STATS_HIGH_ROUND);
 	if (s->sugg_high < STATS_HIGH_ROUND)
@@ -32,6 +103,7 @@ void stats_derive(struct cg_stat *s, const struct report_params *p)
 	for (i = p->tb.n; i-- > 0;)
 		s->idle_for[i] = s->total.idle_t[i] * ps +
 				 (i + 1 < p->tb.n ? s->idle_for[i + 1] : 0);
+	derive_limit(s);
 }
 
 static void copy_nodes(struct report *r)
@@ -78,6 +150,12 @@ int report_build(struct report *r, struct cg_tree *tree,
 	r->tree = *tree;
 	memset(tree, 0, sizeof(*tree));
 	r->p = *p;
+	r->steady = p->period;
+	if (c->number) {
+		r->p.period = c->period;
+		r->p.cycle_seconds = c->end - c->start;
+	}
+	r->first = c->first;
 	r->cycle = c->number;
 	r->start = c->start;
 	r->end = c->end;
@@ -106,8 +184,39 @@ int report_build(struct report *r, struct cg_tree *tree,
 			cg_pages_add(&r->cg[r->cg[i].parent].total,
 				     &r->cg[i].total);
 	for (i = 0; i < r->n; i++)
-		stats_derive(&r->cg[i], p);
+		stats_derive(&r->cg[i], &r->p);
 	return 0;
+}
+
+static uint64_t refaults(const struct cg_mem *m)
+{
+	return m->refault_anon + m->refault_file;
+}
+
+void report_rates(struct report *r, const struct report *old)
+{
+	double dt = r->taken - old->taken;
+	size_t i;
+	long j;
+
+	if (!(dt > 0.05) || !old->n)
+		return;
+	for (i = 0; i < r->n; i++) {
+		struct cg_stat *s = &r->cg[i];
+		const struct cg_stat *o;
+
+		if (s->pseudo || !s->mem.has_stat)
+			continue;
+		j = cg_tree_find(&old->tree, s->ino);
+		if (j < 0 || (size_t)j >= old->n)
+			continue;
+		o = &old->cg[j];
+		if (!o->mem.has_stat || refaults(&s->mem) < refaults(&o->mem))
+			continue;	/* another cgroup with this inode */
+		s->has_rate = 1;
+		s->refault_rate = (double)(refaults(&s->mem) -
+					   refaults(&o->mem)) / dt;
+	}
 }
 
 void report_free(struct report *r)

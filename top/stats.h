@@ -13,6 +13,17 @@
  *                    to 4 MiB, at least 4 MiB
  *   idle_for[i]    = evictable pages idle for at least tb.secs[i] seconds,
  *                    measured on the cycles' clocks (acct.h)
+ *   suggested_high = working_set(K) * (100 + headroom_pct) / 100, rounded
+ *                    up to 4 MiB, at least 4 MiB, where K (sugg_cycles)
+ *                    is the smallest of ws_cycles and the age buckets'
+ *                    bounds above it whose cut costs at most
+ *                    STATS_PROMO_PERMILLE/10 % of working_set(K) a minute
+ *                    in reaccess (pages found accessed after >= K idle
+ *                    cycles); 0 when none does: resident is the base
+ *   reaccess       = bytes found accessed this cycle after >= 1 idle cycle
+ *   limit_pct      = 100 * memory.current / min(memory.high, memory.max)
+ *   refault_rate   = workingset_refault_anon + _file (memory.stat) per
+ *                    second, between this report and the one before
  */
 #ifndef IDLETOP_STATS_H
 #define IDLETOP_STATS_H
@@ -24,6 +35,7 @@
 #include "scan.h"
 
 #define STATS_HIGH_ROUND (4ULL << 20)
+#define STATS_PROMO_PERMILLE 2	/* 0.2 % of the working set a minute */
 #define UNKNOWN_CGROUP "(unknown)"
 
 struct cg_stat {
@@ -37,9 +49,14 @@ struct cg_stat {
 	struct cg_pages total;	/* self plus all descendants */
 	/* derived from total, in bytes */
 	uint64_t resident, idle, working_set, sugg_low, sugg_high;
+	uint64_t reaccess;	/* bytes, accessed after >= 1 idle cycle */
+	unsigned sugg_cycles;	/* K of sugg_high, 0: resident */
 	double idle_pct;
 	/* bytes idle for at least report_params.tb.secs[i] (cumulative) */
 	uint64_t idle_for[IDLE_TBUCKETS_MAX];
+	int has_limit_pct, has_rate;
+	double limit_pct;	/* memory.current of the lower limit, % */
+	double refault_rate;	/* pages per second */
 };
 
 /* Why numbers may be wrong; each with a text saying what to do. */
@@ -52,7 +69,8 @@ struct report_params {
 	unsigned warnings;	/* REPORT_WARN_*, checked at each report */
 	unsigned ws_cycles;
 	unsigned headroom_pct;
-	double period;
+	double period;		/* of the report's cycle; params: the engine's */
+	double cycle_seconds;	/* the cycle's length (report_build sets it) */
 	const char *source;	/* "kpageidle" / "bitmap" */
 	const char *method;	/* "scan-ioctl" / "read-write" */
 	uint64_t page_size;
@@ -63,6 +81,9 @@ struct report_params {
 struct report {
 	struct report_params p;
 	uint64_t cycle;		/* 1, 2, ... */
+	int first;		/* the first, short window (scan.h) */
+	double steady;		/* the period after it */
+	double taken;		/* monotonic time the tree was read */
 	double start, end;	/* wall clock of the cycle */
 	double cpu;		/* CPU seconds the cycle cost */
 	double cpu_total;	/* CPU seconds of all cycles, priming too */
@@ -79,6 +100,10 @@ struct report {
 int report_build(struct report *r, struct cg_tree *tree,
 		 const struct scan_cycle *c, const struct report_params *p);
 void report_free(struct report *r);
+/* Rates between two reports of the same tree (refault_rate). */
+void report_rates(struct report *r, const struct report *old);
+/* Pages found accessed after >= bucket i's idle cycles (cumulative). */
+uint64_t stats_reaccess_ge(const struct cg_pages *p, int bucket);
 /*
  * For one REPORT_WARN_* bit: a stable id ("mglru_unfixed"), a one-line
  * summary for a header, and the full text with what to do.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ui.c - the interactive mode: terminal setup and restore, the main loop
- *   poll(stdin, scan_wait()) -> keys, or one scan slice
- *   -> after a completed cycle: rescan the tree, build a report, redraw
+ *   poll(stdin, engine_wait()) -> keys, or one engine_step()
+ *   -> a new report after a completed cycle, or engine_refresh() every
+ *      refresh delay (memory.*, PSI, refaults): rebuild the rows, redraw
  * and the key dispatcher (keys.c's table -> the screen's x_key()).
  */
 #include <curses.h>
@@ -19,21 +20,15 @@
 #include "util.h"
 
 #define TICK 0.5		/* header refresh (progress, CPU %) */
-#define PRE_TREE_SCAN 2.0	/* tree rescan interval before cycle 1 */
+
+int ui_have_rep(const struct ui *u)
+{
+	return u->rep && u->rep->n > 0;
+}
 
 int ui_measured(const struct ui *u)
 {
-	return u->have_rep && u->rep->cycle > 0;
-}
-
-/* Fraction of the wait for the next report (priming included). */
-double ui_progress(const struct ui *u, double *left)
-{
-	struct engine_progress p;
-
-	engine_progress(u->e, &p);
-	*left = p.left;
-	return p.done;
+	return ui_have_rep(u) && u->rep->cycle > 0;
 }
 
 static char *read_line_file(const char *root, const char *rel)
@@ -60,35 +55,16 @@ static uint64_t read_mem_total(const char *root)
 	return (uint64_t)kb << 10;
 }
 
-/* After a new report, or before cycle 1 a new look at memory.* files. */
+/* After a new report: the rows, the trend, the detail's processes. */
 static void reload(struct ui *u)
 {
-	struct cg_tree tree = { 0 };
-	struct report r;
-	char err[256];
-
-	if (u->e->report.cycle > 0) {
-		u->rep = &u->e->report;
-		report_free(&u->pre);
-	} else if (cg_tree_scan(&tree, u->cgdir, err, sizeof(err))) {
-		ui_msg(u, "%s", err);
-		return;
-	} else if (report_build(&r, &tree, &u->sc->last, &u->e->params)) {
-		report_free(&r);
-		ui_msg(u, "out of memory");
-		return;
-	} else {
-		report_free(&u->pre);
-		u->pre = r;
-		u->rep = &u->pre;
-	}
-	u->have_rep = u->rep->n > 0;
+	u->rep = &u->e->report;
 	if (u->rep->cycle && trend_update(&u->trend, u->rep))
 		ui_msg(u, "out of memory (trend)");
 	view_build(u);
 	if (u->screen == S_DETAIL && view_selected(u))
-		procs_read(&u->procs, u->cfg->root, u->cgdir,
-			   view_selected(u)->path);
+		procs_read(&u->detail.procs, u->cfg->root, u->e->cgdir, u->rep,
+			   u->view.row[u->vs.sel].cg);
 	u->dirty = 1;
 }
 
@@ -109,9 +85,12 @@ static void status_line(struct ui *u)
 	static const struct { enum action a; const char *what; } hint[] = {
 		{ A_HELP, "help" }, { A_ZOOM_IN, "zoom" }, { A_DETAIL, "details" },
 		{ A_BACK, "back" }, { A_SORT_NEXT, "sort" },
-		{ A_FILTER, "filter" }, { A_UNITS, "units" },
+		{ A_FILTER, "filter" }, { A_FLAT, "flat" }, { A_UNITS, "units" },
 		{ A_PAUSE, "freeze" }, { A_QUIT, "quit" },
 	};
+	static const char *const what[] = { [P_FILTER] = "Filter",
+		[P_SEARCH] = "Search", [P_PERIOD] = "Idle window, --period "
+		"(seconds)", [P_DELAY] = "Refresh delay (seconds)" };
 	struct sbuf b;
 	const char *l;
 	size_t i;
@@ -119,8 +98,7 @@ static void status_line(struct ui *u)
 
 	sb_init(&b);
 	if (u->prompt) {
-		sb_printf(&b, "%s: ", u->prompt == P_FILTER ? "Filter" :
-			  "Period (seconds)");
+		sb_printf(&b, "%s: ", what[u->prompt]);
 		ui_esc(u, &b, sb_str(&u->input));
 		x = ui_put(LINES - 1, 0, COLS - 1, sb_str(&b));
 		move(LINES - 1, x < COLS ? x : COLS - 1);
@@ -145,8 +123,8 @@ static void draw(struct ui *u)
 
 	getmaxyx(stdscr, rows, cols);
 	erase();
-	u->too_small = cols < UI_MIN_COLS || rows < UI_MIN_ROWS;
-	if (u->too_small) {
+	u->t.too_small = cols < UI_MIN_COLS || rows < UI_MIN_ROWS;
+	if (u->t.too_small) {
 		mvprintw(0, 0, "Terminal too small: %dx%d", cols, rows);
 		mvprintw(1, 0, "need %dx%d; q quits", UI_MIN_COLS, UI_MIN_ROWS);
 	} else {
@@ -155,6 +133,10 @@ static void draw(struct ui *u)
 			help_draw(u);
 		else if (u->screen == S_DETAIL)
 			detail_draw(u);
+		else if (u->screen == S_COLUMNS)
+			columns_draw(u);
+		else if (u->screen == S_SORTBY)
+			sortby_draw(u);
 		else
 			tree_draw(u);
 		status_line(u);
@@ -163,66 +145,49 @@ static void draw(struct ui *u)
 	u->dirty = 0;
 }
 
-static void set_period(struct ui *u, const char *s)
-{
-	double v;
-
-	if (parse_num(s, 0.01, 604800, &v)) {
-		ui_msg(u, "invalid period '%.40s': seconds, 0.01..604800", s);
-		return;
-	}
-	if (engine_set_period(u->e, v)) {
-		ui_msg(u, "%s", u->e->err);
-		return;
-	}
-	ui_msg(u, "period %gs: measuring anew, next report in %gs", v, 2 * v);
-}
-
-static void prompt_done(struct ui *u, int accept)
-{
-	const char *s = sb_str(&u->input);
-
-	if (accept && u->prompt == P_FILTER) {
-		free(u->filter);
-		u->filter = *s ? strdup(s) : NULL;
-		if (*s && !u->filter)
-			ui_msg(u, "out of memory");
-		view_build(u);
-	} else if (accept && u->prompt == P_INTERVAL && *s) {
-		set_period(u, s);
-	}
-	u->prompt = P_NONE;
-	sb_reset(&u->input);
-	curs_set(0);
-}
-
-/* Line editing for the / and d prompts. */
-static void prompt_key(struct ui *u, int ch)
-{
-	if (ch == 27 || ch == 3)	/* Esc, ^C */
-		prompt_done(u, 0);
-	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-		prompt_done(u, 1);
-	else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && u->input.len)
-		u->input.p[--u->input.len] = '\0';
-	else if (ch >= 0x20 && ch < 0x7f && u->input.len < 64)
-		sb_putc(&u->input, (char)ch);
-	u->dirty = 1;
-}
-
 static void global_key(struct ui *u, enum action a)
 {
 	switch (a) {
 	case A_QUIT: u->quit = 1; break;
-	case A_PAUSE:	/* freeze the report; measuring goes on */
+	case A_PAUSE:	/* freeze the display; measuring goes on */
 		u->paused = !u->paused;
-		if (engine_freeze(u->e, u->paused))
+		if (engine_freeze(u->e, u->paused) ||
+		    (!u->paused && engine_refresh(u->e) == 1))
 			reload(u);
 		break;
-	case A_UNITS: u->unit = (u->unit + 1) % U_NR; break;
-	case A_INTERVAL: u->prompt = P_INTERVAL; curs_set(1); break;
-	case A_HELP: u->screen = S_HELP; u->scroll = 0; break;
+	case A_UNITS: u->vs.unit = (u->vs.unit + 1) % U_NR; break;
+	case A_DELAY: ui_prompt(u, P_DELAY, NULL); break;
+	case A_PERIOD: ui_prompt(u, P_PERIOD, NULL); break;
+	case A_HELP: u->screen = S_HELP; u->help_scroll = 0; break;
 	default: break;
+	}
+}
+
+static void mouse(struct ui *u)
+{
+	MEVENT m;
+
+	if (getmouse(&m) != OK)
+		return;
+	if (m.bstate & BUTTON4_PRESSED)
+		tree_mouse(u, m.y, m.x, -1);
+#ifdef BUTTON5_PRESSED
+	else if (m.bstate & BUTTON5_PRESSED)
+		tree_mouse(u, m.y, m.x, 1);
+#endif
+	else if (m.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))
+		tree_mouse(u, m.y, m.x, 0);
+}
+
+static int screen_key(struct ui *u, enum action a)
+{
+	switch (u->screen) {
+	case S_TREE: return tree_key(u, a);
+	case S_DETAIL: return detail_key(u, a);
+	case S_HELP: return help_key(u, a);
+	case S_COLUMNS: return columns_key(u, a);
+	case S_SORTBY: return sortby_key(u, a);
+	default: return 0;
 	}
 }
 
@@ -238,32 +203,35 @@ static void key(struct ui *u, int ch)
 		return;
 	}
 	u->msg[0] = '\0';
-	a = keys_lookup(u->too_small ? S_HELP : u->screen, ch);
-	if (u->too_small && a != A_QUIT)
+	a = keys_lookup(u->t.too_small ? S_HELP : u->screen, ch);
+	if (u->t.too_small && a != A_QUIT)
 		return;
-	if (u->screen == S_TREE && tree_key(u, a))
+	if (a == A_MOUSE) {
+		if (u->screen == S_TREE)
+			mouse(u);
+		else
+			getmouse(&(MEVENT){ 0 });
 		return;
-	if (u->screen == S_DETAIL && detail_key(u, a))
-		return;
-	if (u->screen == S_HELP && help_key(u, a))
-		return;
-	global_key(u, a);
+	}
+	if (!screen_key(u, a))
+		global_key(u, a);
 }
 
-static int slice(struct ui *u)
+static int step(struct ui *u, double *next_refresh)
 {
 	int rc = engine_step(u->e);
 
+	if (rc == 0 && !u->paused && now_mono() >= *next_refresh)
+		rc = engine_refresh(u->e);
 	if (rc < 0) {
 		endwin();
 		tty_disarm();
 		fprintf(stderr, "idletop: %s\n", u->e->err);
 		return -1;
 	}
-	if (rc == 1 || (!ui_measured(u) && !u->paused &&
-			now_mono() >= u->next_tree_scan)) {
+	if (rc == 1) {
 		reload(u);
-		u->next_tree_scan = now_mono() + PRE_TREE_SCAN;
+		*next_refresh = now_mono() + u->delay;
 	}
 	return 0;
 }
@@ -271,10 +239,10 @@ static int slice(struct ui *u)
 static int loop(struct ui *u)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-	double next_tick = 0, wait;
+	double next_tick = 0, next_refresh = now_mono() + u->delay, wait;
 	int ch, n;
 
-	while (!*u->stop && !u->quit) {
+	while (!*u->t.stop && !u->quit) {
 		if (u->dirty || now_mono() >= next_tick) {
 			sample_cpu(u);
 			draw(u);
@@ -283,6 +251,8 @@ static int loop(struct ui *u)
 		wait = engine_wait(u->e);
 		if (wait > next_tick - now_mono())
 			wait = next_tick - now_mono();
+		if (!u->paused && wait > next_refresh - now_mono())
+			wait = next_refresh - now_mono();
 		n = poll(&pfd, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 		if (n < 0 && errno != EINTR)
 			return 1;
@@ -290,7 +260,9 @@ static int loop(struct ui *u)
 			return 0;	/* the terminal went away */
 		for (n = 0; n < 64 && (ch = getch()) != ERR; n++)
 			key(u, ch);
-		if (!u->quit && engine_wait(u->e) <= 0 && slice(u))
+		if (!u->quit && (engine_wait(u->e) <= 0 ||
+				 now_mono() >= next_refresh) &&
+		    step(u, &next_refresh))
 			return 1;
 	}
 	return 0;
@@ -298,8 +270,8 @@ static int loop(struct ui *u)
 
 static void setup_colors(struct ui *u)
 {
-	u->colors = has_colors() && start_color() == OK;
-	if (!u->colors)
+	u->t.colors = has_colors() && start_color() == OK;
+	if (!u->t.colors)
 		return;
 	use_default_colors();
 	init_pair(CP_NORMAL, -1, -1);
@@ -317,7 +289,7 @@ static int start_term(struct ui *u, SCREEN **scr)
 
 	setlocale(LC_ALL, "");
 	cs = nl_langinfo(CODESET);
-	u->utf8 = cs && !strcmp(cs, "UTF-8");
+	u->t.utf8 = cs && !strcmp(cs, "UTF-8");
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "idletop: the interactive view needs a "
 			"terminal; use -b for batch output\n");
@@ -337,6 +309,12 @@ static int start_term(struct ui *u, SCREEN **scr)
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+		  | BUTTON5_PRESSED
+#endif
+		  , NULL);
+	mouseinterval(0);
 	setup_colors(u);
 	tty_arm();
 	return 0;
@@ -344,40 +322,45 @@ static int start_term(struct ui *u, SCREEN **scr)
 
 static void ui_free(struct ui *u)
 {
-	size_t i;
-
-	report_free(&u->pre);
 	view_free(&u->view);
+	view_state_free(&u->vs);
 	trend_free(&u->trend);
-	procs_free(&u->procs);
+	procs_free(&u->detail.procs);
 	sb_free(&u->input);
-	for (i = 0; i < u->ncollapsed; i++)
-		free(u->collapsed[i]);
-	free(u->collapsed);
-	free(u->sel_path);
-	free(u->zoom_path);
-	free(u->filter);
 	free(u->host);
 	free(u->kernel);
+}
+
+/* Columns, sort, units, view: defaults, the rc file, the command line. */
+static void settings(struct ui *u, const char *rc)
+{
+	fields_default(&u->vs.cols, FF_TUI);
+	u->vs.sort = F_RES;
+	if (rc && rc_load(&u->vs, rc, u->msg, sizeof(u->msg))) {
+		fprintf(stderr, "idletop: warning: %s\n", u->msg);
+		u->rc_bad = 1;	/* shown on the status line; not overwritten */
+	}
+	if (u->cfg->fields)
+		u->vs.cols = u->cfg->fset;
 }
 
 int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop)
 {
 	struct ui u;
 	SCREEN *scr;
-	int rc;
+	char *rc = rc_path();
+	int ret;
 
 	memset(&u, 0, sizeof(u));
 	u.cfg = cfg;
 	u.e = e;
-	u.sc = &e->sc;
-	u.cgdir = e->cgdir;
-	u.stop = stop;
-	u.rep = &u.pre;
+	u.t.stop = stop;
+	u.rep = &e->report;
 	u.screen = S_TREE;
-	u.sort = C_RES;
 	u.dirty = 1;
+	u.delay = cfg->delay;
 	sb_init(&u.input);
+	settings(&u, rc);
 	u.host = read_line_file(cfg->root, "proc/sys/kernel/hostname");
 	u.kernel = read_line_file(cfg->root, "proc/sys/kernel/osrelease");
 	u.mem_total = read_mem_total(cfg->root);
@@ -385,14 +368,19 @@ int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop)
 	u.cpu_c = now_cpu();
 	if (start_term(&u, &scr)) {
 		ui_free(&u);
+		free(rc);
 		return 1;
 	}
+	if (engine_refresh(e) < 0)
+		ui_msg(&u, "%s", e->err);
 	reload(&u);
-	u.next_tree_scan = now_mono() + PRE_TREE_SCAN;
-	rc = loop(&u);
+	ret = loop(&u);
 	endwin();
 	tty_disarm();
 	delscreen(scr);
+	if (rc && !u.rc_bad && rc_save(&u.vs, rc, u.msg, sizeof(u.msg)))
+		fprintf(stderr, "idletop: settings not saved: %s\n", u.msg);
 	ui_free(&u);
-	return rc;
+	free(rc);
+	return ret;
 }

@@ -2,11 +2,13 @@
 /*
  * ui.h - idletop's interactive view (ncurses). ui.c owns the terminal and
  * the main loop; ui_view.c turns a struct report into visible rows (zoom,
- * filter, collapse, sort); ui_trend.c keeps idle % history per cgroup;
- * ui_procs.c reads a cgroup's processes; ui_text.c has the text helpers;
- * one file per screen (ui_header.c, ui_tree.c, ui_detail.c, ui_help.c)
- * with x_draw()/x_key().
- * Screens only format what the engine and these collectors computed.
+ * filter, collapse, sort, flat); ui_trend.c keeps idle % history per
+ * cgroup; ui_procs.c reads the processes of a subtree; ui_text.c has the
+ * text helpers; ui_rc.c the saved settings; one file per screen
+ * (ui_header.c, ui_tree.c, ui_detail.c, ui_help.c, ui_columns.c,
+ * ui_sortby.c) with x_draw()/x_key().
+ * Screens only read the engine's report (e->report) and call engine.h;
+ * columns come from fields.h.
  */
 #ifndef IDLETOP_UI_H
 #define IDLETOP_UI_H
@@ -14,11 +16,11 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "fmt.h"
 #include "engine.h"
+#include "fields.h"
+#include "fmt.h"
 #include "keys.h"
 #include "options.h"
-#include "scan.h"
 #include "stats.h"
 
 #define UI_MIN_COLS 60
@@ -27,22 +29,17 @@
 #define UI_HEADER_ROWS(u) header_rows(u)
 #define TREND_LEN 8
 
-enum unit { U_AUTO, U_KIB, U_MIB, U_GIB, U_PAGES, U_NR };
-
-/* Table columns; the sort key is one of them. */
-enum col { C_NAME, C_RES, C_ANON, C_FILE, C_IDLE, C_IDLEPCT, C_WS,
-	   C_LIMIT, C_TREND, C_NR };
-
 enum color { CP_NORMAL, CP_HEADER, CP_TITLE, CP_SELECT, CP_HOT, CP_COLD,
 	     CP_DIM, CP_NR };
 
 struct view_row {
 	size_t cg;		/* index into report.cg */
-	int depth;		/* relative to the zoom root */
+	int depth;		/* relative to the zoom root; 0 in flat view */
 	int has_kids, collapsed, last;
 	uint64_t more;		/* bit d: ancestor at depth d has a next sibling */
 };
 
+/* The rows of one report (rebuilt with every report). */
 struct view {
 	struct view_row *row;
 	size_t n, cap;
@@ -64,42 +61,67 @@ struct trend {
 struct proc_ent {
 	long pid;
 	char *name;		/* raw bytes from status "Name:" */
+	char *cg;		/* cgroup path, relative to the subtree's root */
 	uint64_t rss;		/* bytes; UINT64_MAX: unknown (gone, kthread) */
 };
 
 struct proc_list {
 	struct proc_ent *v;
-	size_t n;
-	int err;		/* errno reading cgroup.procs, 0 ok */
+	size_t n, cap;
+	int err;		/* first errno reading a cgroup.procs, 0 ok */
+	size_t nerr;		/* cgroups whose cgroup.procs could not be read */
 };
 
-enum prompt_kind { P_NONE, P_FILTER, P_INTERVAL };
-
-struct ui {
-	struct config *cfg;
-	struct engine *e;
-	struct scanner *sc;		/* &e->sc */
-	const char *cgdir;		/* e->cgdir */
+/* The terminal. */
+struct term {
+	int utf8, colors, too_small;
 	volatile sig_atomic_t *stop;
-	int quit, dirty, too_small, utf8, colors;
-	unsigned screen;		/* S_TREE, S_DETAIL or S_HELP */
-	const struct report *rep;	/* shown: &e->report, or pre */
-	struct report pre;		/* memory.* only, before cycle 1 */
-	int have_rep, paused;
-	double next_tree_scan;		/* before the first cycle */
-	struct view view;
-	struct trend trend;
-	struct proc_list procs;
-	size_t sel, top;		/* selected row, first row shown */
-	int scroll;			/* detail/help scroll offset */
-	char *sel_path, *zoom_path, *filter;	/* state kept across reports */
+};
+
+/*
+ * What the user chose: kept across reports, and the part the rc file
+ * holds (columns, sort, units, view).  Selection and zoom are by path,
+ * since indices change when cgroups come and go.
+ */
+struct view_state {
+	struct field_set cols;	/* shown columns, NAME first implied */
+	enum field_id sort;
+	int sort_rev, unit, flat;
+	char *sel_path, *zoom_path, *filter, *search;
 	char **collapsed;
 	size_t ncollapsed;
-	enum col sort;
-	int sort_rev, unit;
+	size_t sel, top;	/* selected row, first row shown */
+};
+
+/* Per-screen state. */
+struct detail_state {
+	int scroll;
+	struct proc_list procs;
+};
+
+struct menu_state {		/* column chooser and sort menu */
+	int sel;
+};
+
+enum prompt_kind { P_NONE, P_FILTER, P_SEARCH, P_PERIOD, P_DELAY };
+
+struct ui {
+	struct term t;
+	struct config *cfg;
+	struct engine *e;
+	const struct report *rep;	/* &e->report */
+	struct view_state vs;
+	struct view view;
+	struct trend trend;
+	struct detail_state detail;
+	int help_scroll;
+	struct menu_state menu;
+	unsigned screen;		/* S_TREE, S_DETAIL, ... */
+	int quit, dirty, paused, rc_bad;
+	double delay;			/* refresh, seconds (-d, d) */
 	enum prompt_kind prompt;
 	struct sbuf input;
-	char msg[160];			/* one status line message */
+	char msg[200];			/* one status line message */
 	char *host, *kernel;
 	uint64_t mem_total;
 	double cpu_pct, cpu_t, cpu_c;	/* own CPU %, last sample */
@@ -109,7 +131,10 @@ struct ui {
 /* The interactive mode; returns the exit status (0: q, SIGINT, SIGTERM). */
 int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop);
 int ui_measured(const struct ui *u);
-double ui_progress(const struct ui *u, double *left);
+int ui_have_rep(const struct ui *u);
+/* ui_prompt.c */
+void ui_prompt(struct ui *u, enum prompt_kind k, const char *init);
+void prompt_key(struct ui *u, int ch);
 
 /* ui_text.c */
 void ui_msg(struct ui *u, const char *fmt, ...)
@@ -120,36 +145,53 @@ int ui_put(int y, int x, int w, const char *s);	/* cells written, <= w */
 void ui_esc(const struct ui *u, struct sbuf *b, const char *name);
 void ui_fill(int y, int x, int w);
 const char *ui_unit_name(int unit);
+int ui_unit_parse(const char *s);
 
 /* ui_view.c */
 void view_build(struct ui *u);
 void view_free(struct view *v);
-uint64_t view_value(const struct ui *u, const struct cg_stat *s, enum col c);
+void view_state_free(struct view_state *vs);
 enum color view_idle_color(const struct ui *u, const struct cg_stat *s);
-const char *view_col_name(enum col c);
+const char *view_col_name(enum field_id c);
 void view_select(struct ui *u, size_t row);
 int view_is_collapsed(const struct ui *u, const char *path);
 int view_set_collapsed(struct ui *u, const char *path, int on);
 const struct cg_stat *view_selected(const struct ui *u);
+/* Next row from `from` (wrapping) whose name or path holds s, or -1. */
+long view_find(const struct ui *u, const char *s, size_t from);
+/* Step the sort through NAME and the shown sortable columns. */
+void view_sort_step(struct ui *u, int step);
 
 /* ui_trend.c */
 int trend_update(struct trend *t, const struct report *r);
 const struct trend_ent *trend_find(const struct trend *t, uint64_t ino);
 void trend_free(struct trend *t);
 
-/* ui_procs.c */
+/* ui_procs.c: the processes of report cgroup i and its descendants */
 void procs_read(struct proc_list *l, const char *root, const char *cgdir,
-		const char *path);
+		const struct report *r, size_t i);
 void procs_free(struct proc_list *l);
+
+/* ui_rc.c: $XDG_CONFIG_HOME/idletop/idletoprc */
+char *rc_path(void);
+/* Load into vs; a malformed file changes nothing: 0, or -1 with msg. */
+int rc_load(struct view_state *vs, const char *path, char *msg, size_t len);
+int rc_save(const struct view_state *vs, const char *path, char *msg,
+	    size_t len);
 
 /* screens: draw the whole area below the header; key gets an action */
 void header_draw(struct ui *u);
 int header_rows(const struct ui *u);
 void tree_draw(struct ui *u);
 int tree_key(struct ui *u, enum action a);
+void tree_mouse(struct ui *u, int y, int x, int wheel);
 void detail_draw(struct ui *u);
 int detail_key(struct ui *u, enum action a);
 void help_draw(struct ui *u);
 int help_key(struct ui *u, enum action a);
+void columns_draw(struct ui *u);
+int columns_key(struct ui *u, enum action a);
+void sortby_draw(struct ui *u);
+int sortby_key(struct ui *u, enum action a);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ui_detail.c - one cgroup in detail: idle-age histogram ("idle for >= N"
- * from the cycle length), memory.stat breakdown, limits and suggestions,
- * processes with their RSS. Scrolls as one page of lines.
+ * from the cycle length), reaccess by idle age, memory.stat breakdown,
+ * limits and suggestions, the processes of its subtree with their RSS
+ * and cgroup. Scrolls as one page of lines.
  */
 #include <curses.h>
 #include <string.h>
@@ -21,7 +22,7 @@ struct page {
 static void emit(struct page *pg, unsigned attr)
 {
 	const struct ui *u = pg->u;
-	int y = TOP_ROW + pg->line - u->scroll;
+	int y = TOP_ROW + pg->line - u->detail.scroll;
 
 	if (y >= TOP_ROW && y < LINES - 1) {
 		attrset(attr);
@@ -49,27 +50,44 @@ static void limit(struct page *pg, const char *label, int has, uint64_t v)
 		ui_fmt_size(pg->u, &pg->b, v);
 }
 
+/* label, then the field's cell as the table shows it */
+static void field(struct page *pg, const char *label,
+		  const struct cg_stat *s, enum field_id f)
+{
+	sb_puts(&pg->b, label);
+	field_format(&pg->b, pg->u->rep, s, f, pg->u->vs.unit,
+		     pg->u->t.utf8);
+}
+
 static void summary(struct page *pg, const struct cg_stat *s)
 {
 	sb_puts(&pg->b, "cgroup ");
 	ui_esc(pg->u, &pg->b, s->path);
 	emit(pg, ui_attr(pg->u, CP_TITLE));
-	size(pg, "  resident ", view_value(pg->u, s, C_RES));
-	size(pg, "  (anon ", view_value(pg->u, s, C_ANON));
-	size(pg, ", file+shmem ", view_value(pg->u, s, C_FILE));
+	field(pg, "  resident ", s, F_RES);
+	field(pg, "  (anon ", s, F_ANON);
+	field(pg, ", file ", s, F_FILE);
+	field(pg, ", shmem ", s, F_SHMEM);
 	sb_putc(&pg->b, ')');
 	if (ui_measured(pg->u)) {
-		size(pg, "  idle ", s->idle);
-		sb_printf(&pg->b, " (%.1f%%)", s->idle_pct);
-		size(pg, "  working set ", s->working_set);
+		field(pg, "  idle ", s, F_IDLE);
+		field(pg, " (", s, F_IDLEPCT);
+		field(pg, "%)  working set ", s, F_WS);
 	}
+	emit(pg, A_NORMAL);
+	field(pg, "  memory.current ", s, F_CURRENT);
+	field(pg, " (", s, F_LIMITPCT);
+	field(pg, "% of the limit)  PSI some avg10 ", s, F_PSI);
+	field(pg, "%  refaults/s ", s, F_REFAULTS);
+	field(pg, "  swap ", s, F_SWAP);
 	emit(pg, A_NORMAL);
 }
 
 static void histogram(struct page *pg, const struct cg_stat *s)
 {
 	const struct report *r = pg->u->rep;
-	double cyc = r->end > r->start ? r->end - r->start : r->p.period;
+	double cyc = r->p.cycle_seconds > 0 ? r->p.cycle_seconds :
+		     r->p.period;
 	uint64_t ps = r->p.page_size, res = s->resident, cum[AGE_BUCKETS];
 	int i, k, fill;
 
@@ -95,6 +113,37 @@ static void histogram(struct page *pg, const struct cg_stat *s)
 		for (k = 0; k < BAR; k++)
 			sb_putc(&pg->b, k < fill ? '#' : '.');
 		size(pg, "]  ", cum[i]);
+		emit(pg, A_NORMAL);
+	}
+}
+
+/*
+ * Reaccess ("promotion"): what a cut at the working set of K cycles
+ * would have cost this cycle, bytes found accessed after >= K idle
+ * cycles, and the same per minute as a share of that working set.
+ */
+static void reaccess(struct page *pg, const struct cg_stat *s)
+{
+	const struct report *r = pg->u->rep;
+	double cyc = r->p.cycle_seconds > 0 ? r->p.cycle_seconds :
+		     r->p.period, ws;
+	uint64_t ps = r->p.page_size, idle = 0, re;
+	int i, k;
+
+	sb_puts(&pg->b, "Reaccess this cycle (accessed again after >= K idle "
+		"cycles; per minute, % of the working set at K)");
+	emit(pg, ui_attr(pg->u, CP_TITLE));
+	if (!ui_measured(pg->u))
+		return;
+	for (i = 0; i < AGE_BUCKETS; i++) {
+		for (idle = 0, k = i; k < AGE_BUCKETS; k++)
+			idle += s->total.age[k] * ps;
+		re = stats_reaccess_ge(&s->total, i) * ps;
+		ws = (double)(s->resident > idle ? s->resident - idle : 0);
+		sb_printf(&pg->b, "  K >= %2u: ", age_bucket_min[i]);
+		ui_fmt_size(pg->u, &pg->b, re);
+		sb_printf(&pg->b, "  %.3f%%/min", ws > 0 && cyc > 0 ?
+			  100.0 * (double)re * 60 / cyc / ws : 0);
 		emit(pg, A_NORMAL);
 	}
 }
@@ -148,39 +197,54 @@ static void limits(struct page *pg, const struct cg_stat *s)
 		return;
 	size(pg, "  suggested: memory.low ", s->sugg_low);
 	size(pg, "  memory.high ", s->sugg_high);
-	sb_printf(&pg->b, "  (working set + %u%%)",
-		  pg->u->rep->p.headroom_pct);
+	if (s->sugg_cycles)
+		sb_printf(&pg->b, "  (working set at K=%u + %u%%)",
+			  s->sugg_cycles, pg->u->rep->p.headroom_pct);
+	else
+		sb_printf(&pg->b, "  (resident + %u%%: reaccess too high at "
+			  "every K)", pg->u->rep->p.headroom_pct);
+	emit(pg, A_NORMAL);
+}
+
+static void proc_line(struct page *pg, const struct proc_ent *p)
+{
+	struct sbuf rss;
+
+	sb_init(&rss);
+	if (p->rss == UINT64_MAX)
+		sb_puts(&rss, "-");
+	else
+		ui_fmt_size(pg->u, &rss, p->rss);
+	sb_printf(&pg->b, "  %8ld %9s  ", p->pid, sb_str(&rss));
+	ui_esc(pg->u, &pg->b, p->name ? p->name : "?");
+	if (p->cg && *p->cg) {
+		sb_puts(&pg->b, "  [");
+		ui_esc(pg->u, &pg->b, p->cg);
+		sb_putc(&pg->b, ']');
+	}
+	sb_free(&rss);
 	emit(pg, A_NORMAL);
 }
 
 static void procs(struct page *pg)
 {
-	const struct proc_list *l = &pg->u->procs;
+	const struct proc_list *l = &pg->u->detail.procs;
 	size_t i;
 
-	sb_printf(&pg->b, "Processes (%zu)", l->n);
+	sb_printf(&pg->b, "Processes of the subtree (%zu)", l->n);
 	emit(pg, ui_attr(pg->u, CP_TITLE));
 	if (l->err) {
-		sb_printf(&pg->b, "  cgroup.procs: %s", strerror(l->err));
+		sb_printf(&pg->b, "  cgroup.procs of %zu cgroup(s): %s",
+			  l->nerr, strerror(l->err));
 		emit(pg, A_NORMAL);
 	}
 	if (l->n) {
-		sb_printf(&pg->b, "  %8s %9s  %s", "PID", "RSS", "COMMAND");
+		sb_printf(&pg->b, "  %8s %9s  %s", "PID", "RSS",
+			  "COMMAND  [cgroup below this one]");
 		emit(pg, ui_attr(pg->u, CP_HEADER));
 	}
-	for (i = 0; i < l->n; i++) {
-		struct sbuf rss;
-
-		sb_init(&rss);
-		if (l->v[i].rss == UINT64_MAX)
-			sb_puts(&rss, "-");
-		else
-			ui_fmt_size(pg->u, &rss, l->v[i].rss);
-		sb_printf(&pg->b, "  %8ld %9s  ", l->v[i].pid, sb_str(&rss));
-		ui_esc(pg->u, &pg->b, l->v[i].name ? l->v[i].name : "?");
-		sb_free(&rss);
-		emit(pg, A_NORMAL);
-	}
+	for (i = 0; i < l->n; i++)
+		proc_line(pg, &l->v[i]);
 }
 
 void detail_draw(struct ui *u)
@@ -201,10 +265,12 @@ void detail_draw(struct ui *u)
 	emit(&pg, A_NORMAL);
 	limits(&pg, s);
 	emit(&pg, A_NORMAL);
+	reaccess(&pg, s);
+	emit(&pg, A_NORMAL);
 	procs(&pg);
 	sb_free(&pg.b);
-	if (u->scroll > 0 && u->scroll > pg.line - 1) {
-		u->scroll = pg.line > 0 ? pg.line - 1 : 0;
+	if (u->detail.scroll > 0 && u->detail.scroll > pg.line - 1) {
+		u->detail.scroll = pg.line > 0 ? pg.line - 1 : 0;
 		u->dirty = 1;	/* scrolled past the end: draw again */
 	}
 }
@@ -213,14 +279,16 @@ int detail_key(struct ui *u, enum action a)
 {
 	int page = LINES - TOP_ROW - 2;
 
+	int *sc = &u->detail.scroll;
+
 	switch (a) {
-	case A_UP: u->scroll -= u->scroll > 0; break;
-	case A_DOWN: u->scroll++; break;
-	case A_PGUP: u->scroll = u->scroll > page ? u->scroll - page : 0; break;
-	case A_PGDN: u->scroll += page; break;
-	case A_HOME: u->scroll = 0; break;
-	case A_END: u->scroll = 1 << 20; break;
-	case A_BACK: u->screen = S_TREE; procs_free(&u->procs); break;
+	case A_UP: *sc -= *sc > 0; break;
+	case A_DOWN: (*sc)++; break;
+	case A_PGUP: *sc = *sc > page ? *sc - page : 0; break;
+	case A_PGDN: *sc += page; break;
+	case A_HOME: *sc = 0; break;
+	case A_END: *sc = 1 << 20; break;
+	case A_BACK: u->screen = S_TREE; procs_free(&u->detail.procs); break;
 	default: return 0;
 	}
 	return 1;

@@ -20,46 +20,78 @@ static void line(int y, int attr, struct sbuf *b)
 	sb_reset(b);
 }
 
+static const char *ell(const struct ui *u)
+{
+	return u->t.utf8 ? "\u2026" : "...";
+}
+
+/* What the report shown measured, when it is not what is measured now. */
+static void shown_label(struct ui *u, struct sbuf *b,
+			const struct engine_progress *p)
+{
+	const struct report *r = u->rep;
+
+	if (!ui_measured(u)) {
+		if (u->paused)
+			sb_puts(b, "   [FROZEN]");
+		return;
+	}
+	if (r->first && !u->paused) {
+		sb_puts(b, "   [first window: idle over ");
+		fmt_duration(b, r->p.period);
+		sb_putc(b, ']');
+		return;
+	}
+	if (!u->paused && r->p.period == p->period)
+		return;
+	sb_printf(b, "   [%s: cycle %llu of period ", u->paused ?
+		  "FROZEN" : "showing", (unsigned long long)r->cycle);
+	fmt_duration(b, r->p.period);
+	if (p->newer)
+		sb_printf(b, ", %llu newer", (unsigned long long)p->newer);
+	sb_putc(b, ']');
+}
+
 /*
- * What is measured, and what is shown: a frozen report, or one of
- * another period than the measurement in progress (after d).
+ * What is measured (the first window, a new period, a cycle), and what
+ * is shown: a frozen report, the first window's, or one of another
+ * period than the measurement in progress (after w).
  */
 static void cycle_line(struct ui *u, struct sbuf *b)
 {
-	const struct engine *e = u->e;
 	struct engine_progress p;
 
-	engine_progress(e, &p);
+	engine_progress(u->e, &p);
 	if (!ui_measured(u))
-		sb_printf(b, "measuring%s %3.0f%%, ", u->utf8 ? "\u2026" : "...",
-			  100 * p.done);
+		sb_printf(b, "measuring%s %3.0f%%, ", ell(u), 100 * p.done);
+	else if (u->rep->first && p.fresh)
+		sb_printf(b, "period starting: %3.0f%%, ", 100 * p.done);
 	else if (p.fresh)
 		sb_printf(b, "new period: %3.0f%%, ", 100 * p.done);
 	else
 		sb_printf(b, "cycle %llu: %3.0f%%, ",
 			  (unsigned long long)p.cycle, 100 * p.done);
 	fmt_duration(b, p.left);
-	sb_puts(b, " left   period ");
-	fmt_duration(b, p.period);
-	sb_printf(b, "   cpu %.1f%%", u->cpu_pct);
-	if (u->have_rep && u->rep->cpu_bound)
-		sb_puts(b, " (stretched by --cpu)");
-	if (ui_measured(u) && (u->paused || u->rep->p.period != p.period)) {
-		sb_printf(b, "   [%s: cycle %llu of period ", u->paused ?
-			  "FROZEN" : "showing", (unsigned long long)u->rep->cycle);
-		fmt_duration(b, u->rep->p.period);
-		if (e->held.cycle > u->rep->cycle)
-			sb_printf(b, ", %llu newer", (unsigned long long)
-				  (e->held.cycle - u->rep->cycle));
-		sb_putc(b, ']');
-	} else if (u->paused) {
-		sb_puts(b, "   [FROZEN]");
+	sb_puts(b, " left   ");
+	if (p.first) {
+		sb_puts(b, "first window ");
+		fmt_duration(b, p.period);
+		sb_puts(b, ", then ");
 	}
+	sb_puts(b, "period ");
+	fmt_duration(b, p.steady);
+	sb_puts(b, "   refresh ");
+	fmt_duration(b, u->delay);
+	sb_printf(b, "   cpu %.1f%%", u->cpu_pct);
+	if (ui_measured(u) && u->rep->cpu_bound)
+		sb_puts(b, " (stretched by --cpu)");
+	shown_label(u, b, &p);
 }
 
 static void mem_line(struct ui *u, struct sbuf *b)
 {
-	const struct cg_stat *r = u->have_rep && u->rep->n ? &u->rep->cg[0] : NULL;
+	const struct cg_stat *r = ui_have_rep(u) ? &u->rep->cg[0] : NULL;
+	struct engine_progress p;
 
 	sb_puts(b, "Mem total ");
 	if (u->mem_total)
@@ -69,12 +101,10 @@ static void mem_line(struct ui *u, struct sbuf *b)
 	if (!r)
 		return;
 	sb_puts(b, "  resident ");
-	ui_fmt_size(u, b, view_value(u, r, C_RES));
+	field_format(b, u->rep, r, F_RES, u->vs.unit, u->t.utf8);
 	if (!ui_measured(u)) {
-		double left, f = ui_progress(u, &left);
-
-		sb_printf(b, "  idle measuring%s %.0f%%", u->utf8 ? "\u2026" :
-			  "...", 100 * f);
+		engine_progress(u->e, &p);
+		sb_printf(b, "  idle measuring%s %.0f%%", ell(u), 100 * p.done);
 		return;
 	}
 	sb_puts(b, "  idle ");
@@ -85,8 +115,8 @@ static void mem_line(struct ui *u, struct sbuf *b)
 
 static void crumb_line(struct ui *u, struct sbuf *b)
 {
-	const char *path = u->have_rep && u->rep->n ?
-			   u->rep->cg[u->view.root].path : "/";
+	const char *path = ui_have_rep(u) ? u->rep->cg[u->view.root].path :
+			   "/";
 	const char *p;
 
 	sb_puts(b, "/");	/* then " > component", each escaped */
@@ -96,18 +126,19 @@ static void crumb_line(struct ui *u, struct sbuf *b)
 
 		while (*e && *e != '/')
 			e++;
-		sb_puts(b, u->utf8 ? " \u203a " : " > ");
+		sb_puts(b, u->t.utf8 ? " \u203a " : " > ");
 		sb_init(&c);
 		sb_put(&c, p, (size_t)(e - p));
 		ui_esc(u, b, sb_str(&c));
 		sb_free(&c);
 		p = *e ? e + 1 : e;
 	}
-	sb_printf(b, "   [sort: %s%s, units: %s", view_col_name(u->sort),
-		  u->sort_rev ? " rev" : "", ui_unit_name(u->unit));
-	if (u->filter) {
+	sb_printf(b, "   [%ssort: %s%s, units: %s", u->vs.flat ? "flat, " : "",
+		  view_col_name(u->vs.sort), u->vs.sort_rev ? " rev" : "",
+		  ui_unit_name(u->vs.unit));
+	if (u->vs.filter) {
 		sb_puts(b, ", filter: ");
-		ui_esc(u, b, u->filter);
+		ui_esc(u, b, u->vs.filter);
 	}
 	sb_putc(b, ']');
 }
@@ -149,8 +180,8 @@ void header_draw(struct ui *u)
 	ui_esc(u, &b, u->host ? u->host : "?");
 	sb_puts(&b, "   kernel ");
 	ui_esc(u, &b, u->kernel ? u->kernel : "?");
-	sb_printf(&b, "   source %s (%s)", idlesrc_kind_name(u->sc->src.kind),
-		  idlesrc_method(&u->sc->src));
+	sb_printf(&b, "   source %s (%s)", u->e->params.source,
+		  u->e->params.method);
 	line(0, ui_attr(u, CP_TITLE), &b);
 	cycle_line(u, &b);
 	line(1, A_NORMAL, &b);

@@ -1,23 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ui_help.c - the help screen, generated from keys.c's table (the same
- * table the dispatcher reads), and what the columns mean.
+ * table the dispatcher reads) and fields.c's registry (the columns).
  */
 #include <curses.h>
 #include <string.h>
 #include "ui.h"
 
 #define TOP_ROW UI_HEADER_ROWS(u)
-
-static const char *const legend[] = {
-	"Columns (sizes of the cgroup and its descendants):",
-	"  RESIDENT  user pages on the LRU (before the first cycle: memory.stat anon+file)",
-	"  ANON/FILE anonymous / page cache + shmem pages",
-	"  IDLE      pages not accessed for at least one cycle; IDLE% of RESIDENT",
-	"  WORKSET   resident minus pages idle for >= --ws-cycles cycles",
-	"  HIGH/MAX  memory.high / memory.max; TREND: IDLE% over the last cycles",
-	"  A * marks the sort column.",
-};
 
 /* Unique labels of the keys bound to a, e.g. "Up k". */
 static void labels(struct sbuf *b, enum action a)
@@ -40,7 +30,7 @@ static void labels(struct sbuf *b, enum action a)
 
 static void put(struct ui *u, int *line, int attr, const char *s)
 {
-	int y = TOP_ROW + *line - u->scroll;
+	int y = TOP_ROW + *line - u->help_scroll;
 
 	if (y >= TOP_ROW && y < LINES - 1) {
 		attrset(attr);
@@ -69,25 +59,32 @@ void help_draw(struct ui *u)
 		put(u, &line, A_NORMAL, sb_str(&b));
 	}
 	put(u, &line, A_NORMAL, "");
-	for (i = 0; i < sizeof(legend) / sizeof(legend[0]); i++)
-		put(u, &line, i ? A_NORMAL : ui_attr(u, CP_TITLE), legend[i]);
+	put(u, &line, ui_attr(u, CP_TITLE), "Columns (sizes of the cgroup and "
+	    "its descendants; F2 chooses, * marks the sort column):");
+	for (i = 0; i < FIELDS_NR; i++) {
+		sb_reset(&b);
+		sb_printf(&b, "  %-9s %s", fields[i].title, fields[i].help);
+		put(u, &line, A_NORMAL, sb_str(&b));
+	}
 	sb_free(&k);
 	sb_free(&b);
-	if (u->scroll > 0 && u->scroll > line - 1) {
-		u->scroll = line - 1;
+	if (u->help_scroll > 0 && u->help_scroll > line - 1) {
+		u->help_scroll = line - 1;
 		u->dirty = 1;
 	}
 }
 
 int help_key(struct ui *u, enum action a)
 {
+	int *sc = &u->help_scroll;
+
 	switch (a) {
-	case A_UP: u->scroll -= u->scroll > 0; break;
-	case A_DOWN: u->scroll++; break;
-	case A_PGUP: u->scroll = 0; break;
-	case A_PGDN: u->scroll += LINES - TOP_ROW - 2; break;
-	case A_HOME: u->scroll = 0; break;
-	case A_END: u->scroll = 1 << 20; break;
+	case A_UP: *sc -= *sc > 0; break;
+	case A_DOWN: (*sc)++; break;
+	case A_PGUP: *sc = 0; break;
+	case A_PGDN: *sc += LINES - TOP_ROW - 2; break;
+	case A_HOME: *sc = 0; break;
+	case A_END: *sc = 1 << 20; break;
 	case A_BACK: u->screen = S_TREE; break;
 	default: return 0;
 	}

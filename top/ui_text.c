@@ -24,7 +24,7 @@ void ui_msg(struct ui *u, const char *fmt, ...)
 
 unsigned ui_attr(const struct ui *u, enum color c)
 {
-	if (u->colors)
+	if (u->t.colors)
 		return COLOR_PAIR(c) | (c == CP_TITLE ? A_BOLD : 0);
 	switch (c) {
 	case CP_HEADER: case CP_SELECT: return A_REVERSE;
@@ -42,18 +42,19 @@ const char *ui_unit_name(int unit)
 	return unit >= 0 && unit < U_NR ? n[unit] : "?";
 }
 
+int ui_unit_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i < U_NR; i++)
+		if (!strcmp(s, ui_unit_name(i)))
+			return i;
+	return -1;
+}
+
 void ui_fmt_size(const struct ui *u, struct sbuf *b, uint64_t v)
 {
-	double d = (double)v;
-	uint64_t ps = u->rep->p.page_size ? u->rep->p.page_size : 4096;
-
-	switch (u->unit) {
-	case U_KIB: sb_printf(b, "%lluK", (unsigned long long)(v >> 10)); break;
-	case U_MIB: sb_printf(b, "%.1fM", d / 1048576); break;
-	case U_GIB: sb_printf(b, "%.2fG", d / 1073741824); break;
-	case U_PAGES: sb_printf(b, "%llu", (unsigned long long)(v / ps)); break;
-	default: fmt_bytes(b, v);
-	}
+	field_fmt_size(b, v, u->vs.unit, u->rep->p.page_size);
 }
 
 /* Bytes of s that fit in w terminal cells; *cells gets the width used. */
@@ -103,7 +104,7 @@ void ui_esc(const struct ui *u, struct sbuf *b, const char *name)
 	struct sbuf t;
 	const unsigned char *p;
 
-	if (u->utf8) {
+	if (u->t.utf8) {
 		fmt_esc_text(b, name);
 		return;
 	}

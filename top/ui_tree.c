@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ui_tree.c - the cgroup tree table: one row per visible cgroup (see
- * ui_view.c), columns that fit the width, an idle % sparkline per row.
+ * ui_tree.c - the cgroup table: one row per visible cgroup (see
+ * ui_view.c), the chosen columns of fields.h that fit the width (the
+ * ones with the highest `keep` go first when narrow), an idle %
+ * sparkline per row; flat view shows paths.
  */
 #include <curses.h>
 #include <stdlib.h>
@@ -11,37 +13,31 @@
 #define TOP_ROW (UI_HEADER_ROWS(u) + 1)	/* below the column titles */
 #define NAME_MIN 20
 
-struct column {
-	enum col c;
-	const char *title;
-	int width;
-};
-
-/* In the order columns are given up when the terminal is narrow. */
-static const struct column columns[] = {
-	{ C_RES, "RESIDENT", 10 }, { C_IDLE, "IDLE", 9 },
-	{ C_IDLEPCT, "IDLE%", 7 }, { C_WS, "WORKSET", 9 },
-	{ C_TREND, "TREND", TREND_LEN + 2 }, { C_FILE, "FILE", 8 },
-	{ C_ANON, "ANON", 8 }, { C_LIMIT, "HIGH/MAX", 15 },
-};
-#define NCOLS (sizeof(columns) / sizeof(columns[0]))
-/* Display order, left to right. */
-static const enum col order[] = { C_RES, C_ANON, C_FILE, C_IDLE, C_IDLEPCT,
-				  C_WS, C_LIMIT, C_TREND };
-
-/* Which columns fit; returns the width left for the name. */
-static int layout(int cols, int *on)
+/*
+ * Widths of the shown columns (0: dropped): in the order of `keep`,
+ * while they fit beside a name of NAME_MIN cells.  Returns the name's
+ * width.
+ */
+static int layout(const struct ui *u, int cols, int *on)
 {
+	const struct field_set *set = &u->vs.cols;
+	int left = cols - NAME_MIN, best, w;
 	size_t i;
 
-	memset(on, 0, sizeof(int) * C_NR);
-	for (i = 0; i < NCOLS; i++) {
-		if (cols - columns[i].width < NAME_MIN)
+	memset(on, 0, sizeof(int) * FIELDS_NR);
+	for (;;) {	/* the kept-longest column not placed yet */
+		best = -1;
+		for (i = 0; i < set->n; i++)
+			if (!on[set->id[i]] && (best < 0 ||
+			    fields[set->id[i]].keep < fields[best].keep))
+				best = (int)set->id[i];
+		w = best < 0 ? 0 : fields[best].width;
+		if (best < 0 || w > left)
 			break;
-		cols -= columns[i].width;
-		on[columns[i].c] = columns[i].width;
+		on[best] = w;
+		left -= w;
 	}
-	return cols;
+	return NAME_MIN + left;
 }
 
 static int rows_shown(const struct ui *u)
@@ -56,24 +52,6 @@ static void put_right(int y, int x, int w, const char *s)
 	ui_put(y, x + (n < w - 1 ? w - 1 - n : 0), w - 1, s);
 }
 
-static void limit_cell(const struct ui *u, struct sbuf *b,
-		       const struct cg_mem *m)
-{
-	if (!m->has_high && !m->has_max) {
-		sb_puts(b, "-");
-		return;
-	}
-	if (!m->has_high || m->high == CG_NOLIMIT)
-		sb_puts(b, "max");
-	else
-		ui_fmt_size(u, b, m->high);
-	sb_putc(b, '/');
-	if (!m->has_max || m->max == CG_NOLIMIT)
-		sb_puts(b, "max");
-	else
-		ui_fmt_size(u, b, m->max);
-}
-
 static void spark(const struct ui *u, struct sbuf *b, uint64_t ino)
 {
 	static const char *const utf[] = { "\u2581", "\u2582", "\u2583",
@@ -86,41 +64,57 @@ static void spark(const struct ui *u, struct sbuf *b, uint64_t ino)
 		k = (unsigned)(t->pct[i] / 100 * 7 + 0.5);
 		if (k > 7)
 			k = 7;
-		if (u->utf8)
+		if (u->t.utf8)
 			sb_puts(b, utf[k]);
 		else
 			sb_putc(b, ascii[k]);
 	}
 }
 
-static void cell(const struct ui *u, struct sbuf *b, const struct cg_stat *s,
-		 enum col c)
-{
-	int m = ui_measured(u);
-
-	if (!m && (c == C_IDLE || c == C_IDLEPCT || c == C_WS))
-		sb_puts(b, u->utf8 ? "\u2026" : "...");
-	else if (c == C_IDLEPCT)
-		sb_printf(b, "%.1f", s->idle_pct);
-	else if (c == C_LIMIT)
-		limit_cell(u, b, &s->mem);
-	else if (c == C_TREND)
-		spark(u, b, s->ino);
-	else
-		ui_fmt_size(u, b, view_value(u, s, c));
-}
-
 static void tree_prefix(const struct ui *u, struct sbuf *b,
 			const struct view_row *r)
 {
-	int d;
+	int d, utf8 = u->t.utf8;
 
 	for (d = 1; d < r->depth; d++)
 		sb_puts(b, d < 64 && (r->more >> d & 1) ?
-			(u->utf8 ? "\u2502  " : "|  ") : "   ");
+			(utf8 ? "\u2502  " : "|  ") : "   ");
 	if (r->depth > 0)
-		sb_puts(b, r->last ? (u->utf8 ? "\u2514\u2500 " : "`- ") :
-			(u->utf8 ? "\u251c\u2500 " : "|- "));
+		sb_puts(b, r->last ? (utf8 ? "\u2514\u2500 " : "`- ") :
+			(utf8 ? "\u251c\u2500 " : "|- "));
+}
+
+static void draw_cells(struct ui *u, int y, size_t i, const int *on, int x)
+{
+	const struct cg_stat *s = &u->rep->cg[u->view.row[i].cg];
+	struct sbuf b;
+	size_t k;
+	int tint;
+
+	sb_init(&b);
+	for (k = 0; k < u->vs.cols.n; k++) {
+		enum field_id f = u->vs.cols.id[k];
+
+		if (!on[f])
+			continue;
+		sb_reset(&b);
+		if (f == F_TREND)
+			spark(u, &b, s->ino);
+		else
+			field_format(&b, u->rep, s, f, u->vs.unit, u->t.utf8);
+		tint = f == F_IDLEPCT && i != u->vs.sel;
+		if (tint)
+			attrset(ui_attr(u, view_idle_color(u, s)));
+		if (f == F_TREND)
+			ui_put(y, x + 1, on[f] - 1, sb_str(&b));
+		else
+			put_right(y, x, on[f], sb_str(&b));
+		if (tint)
+			attrset(i == u->vs.sel ? ui_attr(u, CP_SELECT) :
+				A_NORMAL);
+		x += on[f];
+	}
+	sb_free(&b);
 }
 
 static void draw_row(struct ui *u, int y, size_t i, const int *on, int namew)
@@ -128,84 +122,98 @@ static void draw_row(struct ui *u, int y, size_t i, const int *on, int namew)
 	const struct view_row *r = &u->view.row[i];
 	const struct cg_stat *s = &u->rep->cg[r->cg];
 	struct sbuf b;
-	size_t k;
-	int x = namew, tint;
 
 	sb_init(&b);
-	attrset(i == u->sel ? ui_attr(u, CP_SELECT) : A_NORMAL);
+	attrset(i == u->vs.sel ? ui_attr(u, CP_SELECT) : A_NORMAL);
 	ui_fill(y, 0, COLS);
 	tree_prefix(u, &b, r);
-	ui_esc(u, &b, r->depth ? s->name : s->path);
+	ui_esc(u, &b, u->vs.flat || !r->depth ? s->path : s->name);
 	if (r->collapsed)
 		sb_puts(&b, " [+]");
 	ui_put(y, 0, namew - 1, sb_str(&b));
-	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
-		if (!on[order[k]])
-			continue;
-		sb_reset(&b);
-		cell(u, &b, s, order[k]);
-		tint = order[k] == C_IDLEPCT && i != u->sel;
-		if (tint)
-			attrset(ui_attr(u, view_idle_color(u, s)));
-		if (order[k] == C_TREND)
-			ui_put(y, x + 1, on[order[k]] - 1, sb_str(&b));
-		else
-			put_right(y, x, on[order[k]], sb_str(&b));
-		if (tint)
-			attrset(A_NORMAL);
-		x += on[order[k]];
-	}
+	draw_cells(u, y, i, on, namew);
 	attrset(A_NORMAL);
 	sb_free(&b);
 }
 
 static void draw_titles(const struct ui *u, const int *on, int namew)
 {
-	size_t k, i;
-	int x = namew;
+	size_t k;
+	int x = namew, y = UI_HEADER_ROWS(u);
+	char buf[24];
 
 	attrset(ui_attr(u, CP_HEADER));
-	ui_fill(UI_HEADER_ROWS(u), 0, COLS);
-	ui_put(UI_HEADER_ROWS(u), 0, namew, u->sort == C_NAME ? "NAME*" : "NAME");
-	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
-		const char *t = "";
-		char buf[24];
+	ui_fill(y, 0, COLS);
+	snprintf(buf, sizeof(buf), "%s%s", u->vs.flat ? "PATH" : "NAME",
+		 u->vs.sort == F_NAME ? "*" : "");
+	ui_put(y, 0, namew, buf);
+	for (k = 0; k < u->vs.cols.n; k++) {
+		enum field_id f = u->vs.cols.id[k];
 
-		if (!on[order[k]])
+		if (!on[f])
 			continue;
-		for (i = 0; i < NCOLS; i++)
-			if (columns[i].c == order[k])
-				t = columns[i].title;
-		snprintf(buf, sizeof(buf), "%s%s", t,
-			 u->sort == order[k] ? "*" : "");
-		if (order[k] == C_TREND)
-			ui_put(UI_HEADER_ROWS(u), x + 1, on[order[k]] - 1, buf);
+		snprintf(buf, sizeof(buf), "%s%s", fields[f].title,
+			 u->vs.sort == f ? "*" : "");
+		if (f == F_TREND)
+			ui_put(y, x + 1, on[f] - 1, buf);
 		else
-			put_right(UI_HEADER_ROWS(u), x, on[order[k]], buf);
-		x += on[order[k]];
+			put_right(y, x, on[f], buf);
+		x += on[f];
 	}
 	attrset(A_NORMAL);
 }
 
 void tree_draw(struct ui *u)
 {
-	int on[C_NR], namew = layout(COLS, on), h = rows_shown(u), y;
+	int on[FIELDS_NR], namew = layout(u, COLS, on), h = rows_shown(u), y;
 	size_t i;
 
 	draw_titles(u, on, namew);
 	if (!u->view.n) {
-		ui_put(TOP_ROW, 0, COLS, u->have_rep ? "(no cgroup matches)" :
+		ui_put(TOP_ROW, 0, COLS, ui_have_rep(u) ? "(no cgroup matches)" :
 		       "reading the cgroup tree...");
 		return;
 	}
-	if (u->sel < u->top)
-		u->top = u->sel;
-	if (u->sel >= u->top + (size_t)h)
-		u->top = u->sel - (size_t)h + 1;
-	if (u->top + (size_t)h > u->view.n)
-		u->top = u->view.n > (size_t)h ? u->view.n - (size_t)h : 0;
-	for (y = 0, i = u->top; y < h && i < u->view.n; y++, i++)
+	if (u->vs.sel < u->vs.top)
+		u->vs.top = u->vs.sel;
+	if (u->vs.sel >= u->vs.top + (size_t)h)
+		u->vs.top = u->vs.sel - (size_t)h + 1;
+	if (u->vs.top + (size_t)h > u->view.n)
+		u->vs.top = u->view.n > (size_t)h ? u->view.n - (size_t)h : 0;
+	for (y = 0, i = u->vs.top; y < h && i < u->view.n; y++, i++)
 		draw_row(u, TOP_ROW + y, i, on, namew);
+}
+
+/* A click on a title sorts by it (again: reverses); on a row selects it;
+ * the wheel scrolls three rows. */
+void tree_mouse(struct ui *u, int y, int x, int wheel)
+{
+	int on[FIELDS_NR], namew = layout(u, COLS, on), cx = namew;
+	enum field_id f = F_NAME;
+	size_t k;
+
+	if (wheel) {
+		long s = (long)u->vs.sel + 3 * wheel;
+
+		view_select(u, s < 0 ? 0 : (size_t)s);
+		return;
+	}
+	if (y == UI_HEADER_ROWS(u)) {
+		for (k = 0; k < u->vs.cols.n && x >= namew; k++) {
+			if (x >= cx && x < cx + on[u->vs.cols.id[k]])
+				f = u->vs.cols.id[k];
+			cx += on[u->vs.cols.id[k]];
+		}
+		if (!(fields[f].flags & FF_SORT))
+			return;
+		if (u->vs.sort == f)
+			u->vs.sort_rev = !u->vs.sort_rev;
+		u->vs.sort = f;
+		view_build(u);
+	} else if (y >= TOP_ROW && y < TOP_ROW + rows_shown(u) &&
+		   u->vs.top + (size_t)(y - TOP_ROW) < u->view.n) {
+		view_select(u, u->vs.top + (size_t)(y - TOP_ROW));
+	}
 }
 
 static void zoom(struct ui *u, int in)
@@ -216,31 +224,32 @@ static void zoom(struct ui *u, int in)
 	if (!s)
 		return;
 	root = &u->rep->cg[u->view.root];
-	if (in && s && s != root && !s->pseudo) {
+	if (in && s != root && !s->pseudo) {
 		p = strdup(s->path);
 	} else if (!in && root->parent > 0) {
 		p = strdup(u->rep->cg[root->parent].path);
 	} else if (!in && root->parent == 0) {
-		free(u->zoom_path);
-		u->zoom_path = NULL;
+		free(u->vs.zoom_path);
+		u->vs.zoom_path = NULL;
 		p = NULL;
 	} else {
 		return;
 	}
 	if (p) {
-		free(u->zoom_path);
-		u->zoom_path = p;
+		free(u->vs.zoom_path);
+		u->vs.zoom_path = p;
 	}
 	if (!in && (p = strdup(root->path))) {	/* keep the old root selected */
-		free(u->sel_path);
-		u->sel_path = p;
+		free(u->vs.sel_path);
+		u->vs.sel_path = p;
 	}
 	view_build(u);
 }
 
 static void collapse(struct ui *u, int how)
 {
-	const struct view_row *r = u->sel < u->view.n ? &u->view.row[u->sel] : NULL;
+	const struct view_row *r = u->vs.sel < u->view.n ?
+				   &u->view.row[u->vs.sel] : NULL;
 	int on;
 
 	if (!r || !r->has_kids)
@@ -251,19 +260,31 @@ static void collapse(struct ui *u, int how)
 	view_build(u);
 }
 
-static void sort(struct ui *u, int step)
-{
-	u->sort = (enum col)(((int)u->sort + step + C_TREND) % C_TREND);
-	view_build(u);
-}
-
 static void move_sel(struct ui *u, long d)
 {
-	long s = (long)u->sel + d;
+	long s = (long)u->vs.sel + d;
 
-	if (s < 0)
-		s = 0;
-	view_select(u, (size_t)s);
+	view_select(u, s < 0 ? 0 : (size_t)s);
+}
+
+static void search_next(struct ui *u)
+{
+	long i = view_find(u, u->vs.search, u->vs.sel + 1);
+
+	if (i < 0)
+		ui_msg(u, "no cgroup matches the search");
+	else
+		view_select(u, (size_t)i);
+}
+
+static void detail(struct ui *u)
+{
+	if (!view_selected(u))
+		return;
+	u->screen = S_DETAIL;
+	u->detail.scroll = 0;
+	procs_read(&u->detail.procs, u->cfg->root, u->e->cgdir, u->rep,
+		   u->view.row[u->vs.sel].cg);
 }
 
 int tree_key(struct ui *u, enum action a)
@@ -282,24 +303,21 @@ int tree_key(struct ui *u, enum action a)
 	case A_TOGGLE: collapse(u, -1); break;
 	case A_EXPAND: collapse(u, 0); break;
 	case A_COLLAPSE: collapse(u, 1); break;
-	case A_SORT_NEXT: sort(u, 1); break;
-	case A_SORT_PREV: sort(u, -1); break;
-	case A_SORT_REV: u->sort_rev = !u->sort_rev; view_build(u); break;
-	case A_CLEAR: free(u->filter); u->filter = NULL; view_build(u); break;
-	case A_FILTER:
-		u->prompt = P_FILTER;
-		sb_reset(&u->input);
-		sb_puts(&u->input, u->filter ? u->filter : "");
-		curs_set(1);
+	case A_SORT_NEXT: view_sort_step(u, 1); break;
+	case A_SORT_PREV: view_sort_step(u, -1); break;
+	case A_SORT_REV: u->vs.sort_rev = !u->vs.sort_rev; view_build(u); break;
+	case A_FLAT: u->vs.flat = !u->vs.flat; view_build(u); break;
+	case A_CLEAR:
+		free(u->vs.filter);
+		u->vs.filter = NULL;
+		view_build(u);
 		break;
-	case A_DETAIL:
-		if (!view_selected(u))
-			break;
-		u->screen = S_DETAIL;
-		u->scroll = 0;
-		procs_read(&u->procs, u->cfg->root, u->cgdir,
-			   view_selected(u)->path);
-		break;
+	case A_FILTER: ui_prompt(u, P_FILTER, u->vs.filter); break;
+	case A_SEARCH: ui_prompt(u, P_SEARCH, NULL); break;
+	case A_SEARCH_NEXT: search_next(u); break;
+	case A_SORT_MENU: u->screen = S_SORTBY; u->menu.sel = -1; break;
+	case A_COLUMNS: u->screen = S_COLUMNS; u->menu.sel = 0; break;
+	case A_DETAIL: detail(u); break;
 	default:
 		return 0;
 	}

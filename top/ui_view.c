@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ui_view.c - the rows the tree screen shows, from one struct report:
- * zoom root, name filter, collapsed subtrees, siblings sorted by a column.
+ * zoom root, name filter, collapsed subtrees, siblings sorted by a column;
+ * or flat: every cgroup under the zoom root, all sorted together.
  * State that must survive a new report (selection, zoom, collapsed) is
- * kept by cgroup path, since indices change when cgroups come and go.
+ * kept by cgroup path in u->vs, since indices change when cgroups come
+ * and go.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +16,9 @@ struct kids {			/* children of every node, CSR layout */
 	size_t *idx;
 };
 
-const char *view_col_name(enum col c)
+const char *view_col_name(enum field_id c)
 {
-	static const char *const n[C_NR] = { "name", "resident", "anon",
-		"file", "idle", "idle%", "working set", "high/max", "trend" };
-
-	return c < C_NR ? n[c] : "?";
-}
-
-static uint64_t limit_of(const struct cg_mem *m)
-{
-	uint64_t h = m->has_high ? m->high : CG_NOLIMIT;
-	uint64_t x = m->has_max ? m->max : CG_NOLIMIT;
-
-	return h < x ? h : x;
+	return c < FIELDS_NR ? fields[c].id : "?";
 }
 
 /*
@@ -46,48 +37,33 @@ enum color view_idle_color(const struct ui *u, const struct cg_stat *s)
 	return s->idle_pct < 10 ? CP_HOT : CP_NORMAL;
 }
 
-/* Before the first counted cycle, sizes come from memory.stat. */
-uint64_t view_value(const struct ui *u, const struct cg_stat *s, enum col c)
-{
-	uint64_t ps = u->rep->p.page_size;
-	int m = ui_measured(u);
-	const struct cg_mem *mem = &s->mem;
-
-	switch (c) {
-	case C_RES:
-		if (m)
-			return s->resident;
-		return mem->has_stat ? mem->anon + mem->file :
-		       mem->has_current ? mem->current : 0;
-	case C_ANON:
-		return m ? s->total.resident[PK_ANON] * ps : mem->anon;
-	case C_FILE:
-		return m ? (s->total.resident[PK_FILE] +
-			    s->total.resident[PK_SHMEM]) * ps : mem->file;
-	case C_IDLE: return s->idle;
-	case C_IDLEPCT: return (uint64_t)(s->idle_pct * 1000);
-	case C_WS: return s->working_set;
-	case C_LIMIT: return limit_of(mem);
-	default: return 0;
-	}
-}
-
-static int cmp_kids(const void *a, const void *b, void *arg)
+static int cmp_rows(const void *a, const void *b, void *arg)
 {
 	const struct ui *u = arg;
 	const struct cg_stat *x = &u->rep->cg[*(const size_t *)a];
 	const struct cg_stat *y = &u->rep->cg[*(const size_t *)b];
-	uint64_t vx, vy;
-	int r;
+	int r = u->vs.flat && u->vs.sort == F_NAME ?
+		fields_natcmp(x->path, y->path) :
+		field_cmp(u->rep, u->vs.sort, x, y);
 
-	if (u->sort == C_NAME) {
-		r = strcmp(x->name, y->name);
-	} else {
-		vx = view_value(u, x, u->sort);
-		vy = view_value(u, y, u->sort);
-		r = vx < vy ? 1 : vx > vy ? -1 : strcmp(x->name, y->name);
-	}
-	return u->sort_rev ? -r : r;
+	return u->vs.sort_rev ? -r : r;
+}
+
+/* NAME, then the shown columns that sort, in display order. */
+void view_sort_step(struct ui *u, int step)
+{
+	enum field_id order[FIELDS_NR + 1];
+	size_t n = 0, i, at = 0;
+
+	order[n++] = F_NAME;
+	for (i = 0; i < u->vs.cols.n; i++)
+		if (fields[u->vs.cols.id[i]].flags & FF_SORT)
+			order[n++] = u->vs.cols.id[i];
+	for (i = 0; i < n; i++)
+		if (order[i] == u->vs.sort)
+			at = i;
+	u->vs.sort = order[(at + n + (size_t)(step % (int)n + (int)n)) % n];
+	view_build(u);
 }
 
 static int kids_build(struct kids *k, struct ui *u)
@@ -116,7 +92,7 @@ static int kids_build(struct kids *k, struct ui *u)
 	free(fill);
 	for (i = 0; i < r->n; i++)
 		qsort_r(k->idx + k->off[i], k->off[i + 1] - k->off[i],
-			sizeof(size_t), cmp_kids, u);
+			sizeof(size_t), cmp_rows, u);
 	return 0;
 }
 
@@ -135,7 +111,8 @@ static char *filter_marks(const struct ui *u)
 		return NULL;
 	for (i = 0; i < r->n; i++) {
 		p = r->cg[i].parent;
-		shown[i] = !u->filter || strcasestr(r->cg[i].name, u->filter) ||
+		shown[i] = !u->vs.filter ||
+			   strcasestr(r->cg[i].name, u->vs.filter) ||
 			   (p >= 0 && (shown[p] & 2)) ? 2 : 0;
 	}
 	for (i = r->n; i-- > 0;)
@@ -204,14 +181,14 @@ static size_t zoom_root(struct ui *u)
 	size_t i;
 	char *slash;
 
-	while (u->zoom_path) {
-		i = find_path(u->rep, u->zoom_path);
+	while (u->vs.zoom_path) {
+		i = find_path(u->rep, u->vs.zoom_path);
 		if (i != (size_t)-1)
 			return i;
-		slash = strrchr(u->zoom_path, '/');
-		if (!slash || slash == u->zoom_path) {
-			free(u->zoom_path);
-			u->zoom_path = NULL;
+		slash = strrchr(u->vs.zoom_path, '/');
+		if (!slash || slash == u->vs.zoom_path) {
+			free(u->vs.zoom_path);
+			u->vs.zoom_path = NULL;
 		} else {
 			*slash = '\0';
 		}
@@ -227,12 +204,44 @@ void view_select(struct ui *u, size_t row)
 		return;
 	if (row >= u->view.n)
 		row = u->view.n - 1;
-	u->sel = row;
+	u->vs.sel = row;
 	p = strdup(u->rep->cg[u->view.row[row].cg].path);
 	if (p) {
-		free(u->sel_path);
-		u->sel_path = p;
+		free(u->vs.sel_path);
+		u->vs.sel_path = p;
 	}
+}
+
+/*
+ * Flat: the zoom root and every descendant that passes the filter (a
+ * match itself, not only its relatives), all sorted by one column.
+ */
+static int flat_rows(struct ui *u, const char *shown)
+{
+	const struct report *r = u->rep;
+	struct view_row row = { .last = 1 };
+	size_t i, end = u->view.root + 1, *idx;
+
+	while (end < r->n && r->cg[end].depth > r->cg[u->view.root].depth)
+		end++;
+	idx = calloc(end - u->view.root, sizeof(*idx));
+	if (!idx)
+		return -1;
+	for (i = u->view.root; i < end; i++)
+		if (shown[i] == 2)
+			idx[u->view.n++] = i;
+	qsort_r(idx, u->view.n, sizeof(*idx), cmp_rows, u);
+	i = u->view.n;
+	u->view.n = 0;
+	for (size_t j = 0; j < i; j++) {
+		row.cg = idx[j];
+		if (push_row(&u->view, &row)) {
+			free(idx);
+			return -1;
+		}
+	}
+	free(idx);
+	return 0;
 }
 
 void view_build(struct ui *u)
@@ -240,23 +249,42 @@ void view_build(struct ui *u)
 	struct kids k = { 0 };
 	char *shown = NULL;
 	size_t i, want;
+	int bad;
 
 	u->view.n = 0;
-	if (!u->have_rep || !u->rep->n)
+	if (!ui_have_rep(u))
 		return;
 	u->view.root = zoom_root(u);
-	if (kids_build(&k, u) || !(shown = filter_marks(u)) ||
-	    (shown[u->view.root] = 1,
-	     walk(u, &k, shown, u->view.root, 0, 0, 1)))
+	bad = !(shown = filter_marks(u));
+	if (!bad && u->vs.flat)
+		bad = flat_rows(u, shown);
+	else if (!bad)
+		bad = kids_build(&k, u) || (shown[u->view.root] = 1,
+		      walk(u, &k, shown, u->view.root, 0, 0, 1));
+	if (bad)
 		ui_msg(u, "out of memory: view incomplete");
 	free(shown);
 	free(k.off);
 	free(k.idx);
-	want = u->sel;
-	for (i = 0; u->sel_path && i < u->view.n; i++)
-		if (!strcmp(u->rep->cg[u->view.row[i].cg].path, u->sel_path))
+	want = u->vs.sel;
+	for (i = 0; u->vs.sel_path && i < u->view.n; i++)
+		if (!strcmp(u->rep->cg[u->view.row[i].cg].path, u->vs.sel_path))
 			want = i;
 	view_select(u, want);
+}
+
+long view_find(const struct ui *u, const char *s, size_t from)
+{
+	size_t i, k;
+
+	for (k = 0; s && *s && k < u->view.n; k++) {
+		i = (from + k) % u->view.n;
+		if (strcasestr(u->rep->cg[u->view.row[i].cg].name, s) ||
+		    (u->vs.flat &&
+		     strcasestr(u->rep->cg[u->view.row[i].cg].path, s)))
+			return (long)i;
+	}
+	return -1;
 }
 
 void view_free(struct view *v)
@@ -267,17 +295,31 @@ void view_free(struct view *v)
 
 const struct cg_stat *view_selected(const struct ui *u)
 {
-	if (!u->view.n || u->sel >= u->view.n)
+	if (!u->view.n || u->vs.sel >= u->view.n)
 		return NULL;
-	return &u->rep->cg[u->view.row[u->sel].cg];
+	return &u->rep->cg[u->view.row[u->vs.sel].cg];
+}
+
+void view_state_free(struct view_state *vs)
+{
+	size_t i;
+
+	for (i = 0; i < vs->ncollapsed; i++)
+		free(vs->collapsed[i]);
+	free(vs->collapsed);
+	free(vs->sel_path);
+	free(vs->zoom_path);
+	free(vs->filter);
+	free(vs->search);
+	memset(vs, 0, sizeof(*vs));
 }
 
 int view_is_collapsed(const struct ui *u, const char *path)
 {
 	size_t i;
 
-	for (i = 0; i < u->ncollapsed; i++)
-		if (!strcmp(u->collapsed[i], path))
+	for (i = 0; i < u->vs.ncollapsed; i++)
+		if (!strcmp(u->vs.collapsed[i], path))
 			return 1;
 	return 0;
 }
@@ -288,21 +330,21 @@ int view_set_collapsed(struct ui *u, const char *path, int on)
 	size_t i;
 	char **v;
 
-	for (i = 0; i < u->ncollapsed; i++)
-		if (!strcmp(u->collapsed[i], path))
+	for (i = 0; i < u->vs.ncollapsed; i++)
+		if (!strcmp(u->vs.collapsed[i], path))
 			break;
-	if (!on && i < u->ncollapsed) {
-		free(u->collapsed[i]);
-		u->collapsed[i] = u->collapsed[--u->ncollapsed];
-	} else if (on && i == u->ncollapsed) {
-		v = realloc(u->collapsed, (i + 1) * sizeof(*v));
+	if (!on && i < u->vs.ncollapsed) {
+		free(u->vs.collapsed[i]);
+		u->vs.collapsed[i] = u->vs.collapsed[--u->vs.ncollapsed];
+	} else if (on && i == u->vs.ncollapsed) {
+		v = realloc(u->vs.collapsed, (i + 1) * sizeof(*v));
 		if (!v)
 			return -1;
-		u->collapsed = v;
+		u->vs.collapsed = v;
 		v[i] = strdup(path);
 		if (!v[i])
 			return -1;
-		u->ncollapsed++;
+		u->vs.ncollapsed++;
 	}
 	return 0;
 }

@@ -7,6 +7,9 @@
 #  - every key label of top/keys.c's table (the table the TUI dispatches
 #    through and its help screen lists) is a tag in INTERACTIVE COMMANDS,
 #    and every key named there is in the table;
+#  - every field of `idletop --fields=help` (top/fields.c's registry, the
+#    one the view, the text output and the help screen use) is a tag of
+#    FIELDS, with its title, and every tag there is a field;
 #  - the page renders without a single groff warning (groff -ww, and
 #    `man --warnings -l` where man-db is installed);
 #  - `make install DESTDIR=... PREFIX=/usr` installs idletop and the page.
@@ -94,6 +97,17 @@ C
 	fi
 else
 	ok "no top/keys.c: keys not checked"
+fi
+
+# --- fields --------------------------------------------------------------
+"$idletop" --fields=help | sed -nE 's/^  ([a-z_]+) +([^ ]+) .*/\1 (\2)/p' |
+	sort > "$tmp/help.fields"
+tags FIELDS | sed -E 's/ +/ /g; s/ $//' | sort > "$tmp/man.fields"
+if [ -s "$tmp/help.fields" ] && cmp -s "$tmp/help.fields" "$tmp/man.fields"; then
+	ok "FIELDS matches --fields=help ($(wc -l < "$tmp/help.fields") fields)"
+else
+	bad "FIELDS of docs/idletop.1 differs from idletop --fields=help:"
+	diff "$tmp/help.fields" "$tmp/man.fields"
 fi
 
 # --- rendering -----------------------------------------------------------

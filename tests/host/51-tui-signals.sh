@@ -36,7 +36,7 @@ start() {
 	rm -f "$dir/pid" "$dir/rc" "$dir/before" "$dir/after"
 	tm new-session -d -x 110 -y 30 -s "$S" \
 		"env LANG=C.UTF-8 TERM=screen bash $dir/pane.sh" || return 1
-	until_ok 10 on_screen 'zw.*max' && [ -s "$dir/pid" ]
+	until_ok 10 on_screen 'zw.*100\.0' && [ -s "$dir/pid" ]
 }
 
 if start; then

@@ -9,7 +9,7 @@
 #   lower; MGLRU switched off: the line goes; with /proc/kpageidle: none;
 # - p freezes the report ("[FROZEN: cycle N of period P, K newer]") while
 #   measuring goes on, p again shows the newest cycle;
-# - d 3 starts anew at 3 s ("new period", "[showing: cycle N of period
+# - w 3 starts anew at 3 s ("new period", "[showing: cycle N of period
 #   0.5s]") until a report of the new period comes.
 set -u
 TMUX_PREFIX=idletop-hdr
@@ -64,16 +64,16 @@ else
 	bad "p again: still frozen"
 fi
 
-# d 3: the cycle in progress is dropped, the old report is labelled
-tm send-keys -t "$S" d 3 Enter
+# w 3: the cycle in progress is dropped, the old report is labelled
+tm send-keys -t "$S" w 3 Enter
 if until_ok 3 on_line 2 '^new period: .* period 3\.0s .*\[showing: cycle [0-9]+ of period 0.5s\]'; then
-	ok "d 3: $(line 2)"
+	ok "w 3: $(line 2)"
 else
-	bad "d 3: no 'new period' with the old report labelled"
+	bad "w 3: no 'new period' with the old report labelled"
 fi
 if until_ok 12 on_line 2 '^cycle [0-9]+: .*period 3\.0s' && nowhere 'showing:'; then
-	ok "d 3: a report of the new period, two periods later"
+	ok "w 3: a report of the new period, two periods later"
 else
-	bad "d 3: no report of the new period"
+	bad "w 3: no report of the new period"
 fi
 exit $fail

@@ -219,6 +219,7 @@ static void open_windows(struct fixture *fx, struct config *c,
 	make(fx, c);
 	c->slice_pfns = 64;
 	c->period = 16;
+	c->first_window = 0;
 	fake_start();
 	util_fault_hook = record_window;
 	win_e = e;
@@ -262,6 +263,46 @@ static void test_set_period(void **state)
 	assert_int_equal(run_until(&e, 1e9), 1);
 	assert_true(e.report.p.period == 32);
 	check_windows(&e.report);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	check_windows(&e.report);
+	engine_close(&e);
+	fake_stop();
+	fx_destroy(&fx);
+}
+
+/*
+ * The first window: the first report after two windows of 5 s, labelled
+ * first, each page read 5 s after its mark; then a priming pass at the
+ * period, and reports of the period, each page read one period after
+ * its mark (windows never mixed).
+ */
+static void test_first_window(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	double t0;
+
+	(void)state;
+	make(&fx, &c);
+	c.slice_pfns = 64;
+	c.period = 16;
+	c.first_window = 5;
+	fake_start();
+	util_fault_hook = record_window;
+	win_e = &e;
+	if (engine_open(&e, &c))
+		fail_msg("%s", e.err);
+	t0 = fake[UTIL_MONO];
+	assert_int_equal(run_until(&e, 1e9), 1);
+	assert_true(fake[UTIL_MONO] - t0 < 10 + 1);
+	assert_true(e.report.first && e.report.p.period == 5);
+	assert_true(e.report.steady == 16);
+	check_windows(&e.report);
+	assert_int_equal(run_until(&e, 1e9), 1);
+	assert_true(!e.report.first && e.report.p.period == 16);
+	check_windows(&e.report);
+	assert_true(fake[UTIL_MONO] - t0 > 10 + 2 * 16 - 2);
 	assert_int_equal(run_until(&e, 1e9), 1);
 	check_windows(&e.report);
 	engine_close(&e);
@@ -330,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_mark_wait),
 		cmocka_unit_test(test_cpu_budget),
 		cmocka_unit_test(test_set_period),
+		cmocka_unit_test(test_first_window),
 		cmocka_unit_test(test_freeze),
 		cmocka_unit_test(test_errors),
 	};

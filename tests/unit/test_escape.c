@@ -29,7 +29,7 @@ static void encode(enum form f, struct sbuf *b, const char *name)
 	case F_JSON: fmt_esc_json(b, name); break;
 	case F_OM: fmt_esc_om(b, name); break;
 	default:
-		u.utf8 = f == F_TUI_UTF8;
+		u.t.utf8 = f == F_TUI_UTF8;
 		ui_esc(&u, b, name);
 	}
 	assert_false(b->oom);

@@ -232,6 +232,7 @@ static void test_idle_seconds(void **state)
 	options_default(&c);
 	c.root = fx.root;
 	c.period = 10;
+	c.first_window = 0;	/* steady cycles from the start */
 	c.cpu_pct = 100;
 	assert_int_equal(parse_buckets("15,25,1000", &c.idle_buckets), 0);
 	fake[UTIL_MONO] = 1000;

@@ -49,8 +49,8 @@ static int setup(void **state)
 	f->rep.cycle = 1;
 	f->rep.p.page_size = 4096;
 	f->u.rep = &f->rep;
-	f->u.have_rep = 1;
-	f->u.sort = C_NAME;
+	f->u.vs.sort = F_NAME;
+	fields_default(&f->u.vs.cols, FF_TUI);
 	*state = f;
 	return 0;
 }
@@ -58,14 +58,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fix *f = *state;
-	size_t i;
-
-	for (i = 0; i < f->u.ncollapsed; i++)
-		free(f->u.collapsed[i]);
-	free(f->u.collapsed);
-	free(f->u.sel_path);
-	free(f->u.zoom_path);
-	free(f->u.filter);
+	view_state_free(&f->u.vs);
 	view_free(&f->u.view);
 	free(f);
 	return 0;
@@ -112,7 +105,7 @@ static void test_sort(void **state)
 
 	view_build(&f->u);
 	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
-	f->u.sort = C_RES;		/* largest first, within each parent */
+	f->u.vs.sort = F_RES;		/* largest first, within each parent */
 	view_build(&f->u);
 	assert_string_equal(rows(f), "/ /b /b/web /a /a/y /a/x /c");
 	assert_int_equal(tree_key(&f->u, A_SORT_REV), 1);
@@ -127,41 +120,130 @@ static void test_sort_ties_by_name(void **state)
 	/* /a/x named "yy": the name, not the order in the report, decides */
 	cgs[2].resident = cgs[3].resident;
 	cgs[2].name = "yy";
-	f->u.sort = C_RES;
+	f->u.vs.sort = F_RES;
 	view_build(&f->u);
 	cgs[2].resident = keep;
 	cgs[2].name = "x";
 	assert_string_equal(rows(f), "/ /b /b/web /a /a/y /a/x /c");
 }
 
-/* s and < cycle through the columns except trend (not sortable). */
+/* s and < cycle through NAME and the shown sortable columns. */
 static void test_sort_keys_cycle(void **state)
 {
 	struct fix *f = *state;
-	int i;
+	size_t i, n = 0;
 
 	view_build(&f->u);
-	for (i = 1; i < C_TREND; i++) {
+	for (i = 0; i < f->u.vs.cols.n; i++) {
+		if (!(fields[f->u.vs.cols.id[i]].flags & FF_SORT))
+			continue;
 		tree_key(&f->u, A_SORT_NEXT);
-		assert_int_equal(f->u.sort, i);
+		assert_int_equal(f->u.vs.sort, f->u.vs.cols.id[i]);
+		n++;
 	}
+	assert_true(n >= 8);
+	assert_int_equal(f->u.vs.cols.id[0], F_RES);
 	tree_key(&f->u, A_SORT_NEXT);
-	assert_int_equal(f->u.sort, C_NAME);
+	assert_int_equal(f->u.vs.sort, F_NAME);
+	tree_key(&f->u, A_SORT_NEXT);
+	assert_int_equal(f->u.vs.sort, F_RES);
 	tree_key(&f->u, A_SORT_PREV);
-	assert_int_equal(f->u.sort, C_LIMIT);
+	tree_key(&f->u, A_SORT_PREV);
+	assert_int_equal(f->u.vs.sort, F_REFAULTS);	/* TREND does not sort */
 }
 
-/* Before the first counted cycle, resident comes from memory.stat. */
+/* Before the first counted cycle, resident comes from memory.stat; the
+ * measured columns read "..." and nothing resident has no IDLE%. */
 static void test_values_before_cycle_one(void **state)
 {
 	struct fix *f = *state;
 	struct cg_stat s = { .resident = 7, .mem = { .has_stat = 1,
-			     .anon = 3 * MB, .file = 2 * MB } };
+			     .anon = 3 * MB, .file = 2 * MB, .shmem = MB } };
+	struct cg_stat empty = { .resident = 0 };
+	struct field_val v;
+	struct sbuf b;
 
-	assert_int_equal(view_value(&f->u, &s, C_RES), 7);
+	field_get(&f->rep, &s, F_RES, &v);
+	assert_int_equal(v.u, 7);
+	sb_init(&b);
+	field_format(&b, &f->rep, &empty, F_IDLEPCT, U_AUTO, 0);
+	assert_string_equal(sb_str(&b), "-");	/* 0 of 0 */
 	f->rep.cycle = 0;
-	assert_int_equal(view_value(&f->u, &s, C_RES), 5 * MB);
-	assert_int_equal(view_value(&f->u, &s, C_ANON), 3 * MB);
+	field_get(&f->rep, &s, F_RES, &v);
+	assert_int_equal(v.u, 5 * MB);
+	field_get(&f->rep, &s, F_ANON, &v);
+	assert_int_equal(v.u, 3 * MB);
+	field_get(&f->rep, &s, F_FILE, &v);
+	assert_int_equal(v.u, MB);		/* shmem apart */
+	sb_reset(&b);
+	field_format(&b, &f->rep, &s, F_IDLE, U_AUTO, 0);
+	assert_string_equal(sb_str(&b), "...");
+	sb_free(&b);
+}
+
+/* Ties in natural order: s2 before s10; numbers as numbers. */
+static void test_natural_order(void **state)
+{
+	(void)state;
+	assert_true(fields_natcmp("s2", "s10") < 0);
+	assert_true(fields_natcmp("s10", "s100") < 0);
+	assert_true(fields_natcmp("s11", "s100") < 0);
+	assert_true(fields_natcmp("s1", "s1") == 0);
+	assert_true(fields_natcmp("a", "b") < 0);
+	assert_true(fields_natcmp("s02", "s10") < 0);
+	assert_true(fields_natcmp("x9y", "x10a") < 0);
+}
+
+/* Flat: every cgroup, sorted together, paths; the filter keeps matches. */
+static void test_flat(void **state)
+{
+	struct fix *f = *state;
+
+	f->u.vs.flat = 1;
+	f->u.vs.sort = F_RES;
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/ /b /b/web /a /a/y /a/x /c");
+	assert_int_equal(f->u.view.row[2].depth, 0);
+	f->u.vs.sort = F_NAME;
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
+	f->u.vs.filter = strdup("web");
+	view_build(&f->u);
+	assert_string_equal(rows(f), "/b/web");
+	tree_key(&f->u, A_FLAT);
+	assert_false(f->u.vs.flat);
+	assert_string_equal(rows(f), "/ /b /b/web");
+}
+
+/* Search: the next row whose name matches, from the selection on. */
+static void test_search(void **state)
+{
+	struct fix *f = *state;
+
+	view_build(&f->u);
+	assert_int_equal(view_find(&f->u, "WEB", 0), 5);
+	assert_int_equal(view_find(&f->u, "nothing", 0), -1);
+	assert_int_equal(view_find(&f->u, "a", 2), 1);	/* wraps */
+	free(f->u.vs.search);
+	f->u.vs.search = strdup("x");
+	tree_key(&f->u, A_SEARCH_NEXT);
+	assert_string_equal(selected(f), "/a/x");
+}
+
+/* --fields and the rc file's columns: ids or titles, bad ones named. */
+static void test_fields_parse(void **state)
+{
+	struct field_set set;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(fields_parse(&set, "resident,IDLE%,psi,name", 0,
+				      err, sizeof(err)), 0);
+	assert_int_equal(set.n, 3);
+	assert_int_equal(set.id[1], F_IDLEPCT);
+	assert_int_equal(fields_parse(&set, "resident,bogus", 0, err,
+				      sizeof(err)), -1);
+	assert_non_null(strstr(err, "'bogus'"));
 }
 
 /* IDLE% colour: cold from 50%, hot under 10%, none if empty or unmeasured */
@@ -191,20 +273,20 @@ static void test_filter(void **state)
 {
 	struct fix *f = *state;
 
-	f->u.filter = strdup("WEB");	/* case-insensitive; ancestors stay */
+	f->u.vs.filter = strdup("WEB");	/* case-insensitive; ancestors stay */
 	view_build(&f->u);
 	assert_string_equal(rows(f), "/ /b /b/web");
-	free(f->u.filter);
-	f->u.filter = strdup("a");	/* a match brings its subtree */
+	free(f->u.vs.filter);
+	f->u.vs.filter = strdup("a");	/* a match brings its subtree */
 	view_build(&f->u);
 	assert_string_equal(rows(f), "/ /a /a/x /a/y");
-	free(f->u.filter);
-	f->u.filter = strdup("nothing");
+	free(f->u.vs.filter);
+	f->u.vs.filter = strdup("nothing");
 	view_build(&f->u);
 	assert_string_equal(rows(f), "/");
 	assert_false(f->u.view.row[0].has_kids);
 	tree_key(&f->u, A_CLEAR);
-	assert_null(f->u.filter);
+	assert_null(f->u.vs.filter);
 	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
 }
 
@@ -225,14 +307,14 @@ static void test_zoom(void **state)
 	assert_string_equal(rows(f), "/a /a/x /a/y");
 	assert_string_equal(selected(f), "/a/y");
 	tree_key(&f->u, A_ZOOM_OUT);
-	assert_null(f->u.zoom_path);
+	assert_null(f->u.vs.zoom_path);
 	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
 	assert_string_equal(selected(f), "/a");
 	tree_key(&f->u, A_ZOOM_OUT);	/* at the top: nothing to do */
 	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
 	select_path(f, "/");
 	tree_key(&f->u, A_ZOOM_IN);	/* the root is already the root */
-	assert_null(f->u.zoom_path);
+	assert_null(f->u.vs.zoom_path);
 }
 
 /* A zoomed cgroup that went away: its closest surviving ancestor. */
@@ -240,14 +322,14 @@ static void test_zoom_vanished(void **state)
 {
 	struct fix *f = *state;
 
-	f->u.zoom_path = strdup("/b/web/gone/deeper");
+	f->u.vs.zoom_path = strdup("/b/web/gone/deeper");
 	view_build(&f->u);
 	assert_string_equal(rows(f), "/b/web");
-	assert_string_equal(f->u.zoom_path, "/b/web");
-	free(f->u.zoom_path);
-	f->u.zoom_path = strdup("/nope");
+	assert_string_equal(f->u.vs.zoom_path, "/b/web");
+	free(f->u.vs.zoom_path);
+	f->u.vs.zoom_path = strdup("/nope");
 	view_build(&f->u);
-	assert_null(f->u.zoom_path);
+	assert_null(f->u.vs.zoom_path);
 	assert_string_equal(rows(f), "/ /a /a/x /a/y /b /b/web /c");
 }
 
@@ -260,7 +342,7 @@ static void test_collapse(void **state)
 	tree_key(&f->u, A_COLLAPSE);
 	assert_string_equal(rows(f), "/ /a+ /b /b/web /c");
 	assert_true(f->u.view.row[1].has_kids);
-	f->u.sort = C_RES;		/* kept by path across rebuilds */
+	f->u.vs.sort = F_RES;		/* kept by path across rebuilds */
 	view_build(&f->u);
 	assert_string_equal(rows(f), "/ /b /b/web /a+ /c");
 	assert_string_equal(selected(f), "/a");
@@ -268,10 +350,10 @@ static void test_collapse(void **state)
 	assert_string_equal(rows(f), "/ /b /b/web /a /a/y /a/x /c");
 	tree_key(&f->u, A_TOGGLE);
 	tree_key(&f->u, A_EXPAND);
-	assert_int_equal(f->u.ncollapsed, 0);
+	assert_int_equal(f->u.vs.ncollapsed, 0);
 	select_path(f, "/c");		/* a leaf does not collapse */
 	tree_key(&f->u, A_COLLAPSE);
-	assert_int_equal(f->u.ncollapsed, 0);
+	assert_int_equal(f->u.vs.ncollapsed, 0);
 }
 
 static void test_selection_follows_path(void **state)
@@ -280,9 +362,9 @@ static void test_selection_follows_path(void **state)
 
 	view_build(&f->u);
 	select_path(f, "/b/web");
-	assert_int_equal(f->u.sel, 5);
+	assert_int_equal(f->u.vs.sel, 5);
 	tree_key(&f->u, A_SORT_NEXT);	/* by resident */
-	assert_int_equal(f->u.sel, 2);
+	assert_int_equal(f->u.vs.sel, 2);
 	assert_string_equal(selected(f), "/b/web");
 	tree_key(&f->u, A_END);
 	assert_string_equal(selected(f), "/c");
@@ -342,6 +424,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sort_ties_by_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sort_keys_cycle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_before_cycle_one, setup, teardown),
+		cmocka_unit_test(test_natural_order),
+		cmocka_unit_test_setup_teardown(test_flat, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_search, setup, teardown),
+		cmocka_unit_test(test_fields_parse),
 		cmocka_unit_test_setup_teardown(test_idle_color, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zoom, setup, teardown),

@@ -11,7 +11,7 @@ tui_start 100 30 -- --period 2 --cpu 50
 tui_wait 10 '(\|-|`-) tuiz'
 
 # / tuiz Enter: the filter shows /, tuiz and its children
-tui_keys / t u i z Enter
+tui_keys '\' t u i z Enter
 tui_wait 5 'filter: tuiz\]'
 tui_wait 5 'inner-x'
 tui_has '^(\|-|`-) tuiz' || tui_fail "filter lost tuiz"

@@ -11,7 +11,7 @@ cg_workload tuis/aa-small --anon 8M:1
 cg_workload tuis/zz-big --anon 40M:1
 tui_start 100 30 -- --period 2 --cpu 50
 tui_wait 10 '(\|-|`-) tuis'
-tui_keys / t u i s Enter
+tui_keys '\' t u i s Enter
 tui_wait 5 'zz-big'
 
 above() {	# above A B: row A is above row B

@@ -8,7 +8,7 @@ cg_make tuic
 cg_make tuic/kid-one
 cg_make tuic/kid-two
 tui_start 100 30 -- --period 2 --cpu 50
-tui_keys / t u i c Enter
+tui_keys '\' t u i c Enter
 tui_wait 10 'kid-two'
 tui_keys j Space		# collapse tuic
 tui_wait 5 '- tuic \[\+\]'

@@ -13,10 +13,13 @@ tui_wait 5 '^Keys'
 for re in '^  Up k +move up' '^  Down j +move down' '^  PgUp \^B +page up' \
 	'^  Home g +first row' '^  End G +last row' \
 	'^  Enter Right +zoom into' '^  Left Backspace +zoom out' \
-	'^  Space +collapse or expand' '^  i F3 +details' \
+	'^  Space +collapse or expand' '^  i +details' \
 	'^  s > +sort by the next' '^  < +sort by the previous' \
-	'^  r +reverse' '^  / +filter' '^  Esc +clear the filter' \
-	'^  p +freeze' '^  d +set the cycle period' '^  u +units' \
+	'^  r +reverse' '^  F6 +sort menu' '^  \\ F4 +filter' \
+	'^  / F3 +search' '^  n +next match' '^  F5 +flat view' \
+	'^  F2 C +column chooser' '^  Esc +clear the filter' \
+	'^  p Z +freeze' '^  d +set the refresh' '^  w +set the idle window' \
+	'^  u +units' '^  Mouse +click' '^  RESIDENT +user pages' \
 	'^  h \? F1 +this help' '^  q F10 \^C +quit'; do
 	tui_has "$re" || tui_fail "help lacks /$re/"
 done

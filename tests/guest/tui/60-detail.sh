@@ -10,7 +10,7 @@ cg_workload tuid --anon 32M:0.5 --interval 50
 echo 512M > /sys/fs/cgroup/tuid/memory.high
 pid=${tui_pids%% *}
 tui_start 100 40 -- --period 2 --cpu 50
-tui_keys / t u i d Enter
+tui_keys '\' t u i d Enter
 tui_wait 10 '- tuid '
 tui_wait 60 '^cycle [0-9]+:'
 tui_keys j i
@@ -23,7 +23,7 @@ tui_has '^  anon [0-9.]+M' || tui_fail "no anon in memory.stat"
 tui_has '^  memory.low 0B  memory.high 512M  memory.max max' || tui_fail "limits"
 tui_has '^  suggested: memory.low [0-9.]+M  memory.high [0-9.]+M' ||
 	tui_fail "no suggestions"
-tui_has '^Processes \(1\)' || tui_fail "process count"
+tui_has '^Processes of the subtree \(1\)' || tui_fail "process count"
 tui_has "^ +$pid +[0-9.]+M  wsgen\$" || tui_fail "no wsgen $pid with its RSS"
 # Expected after a cycle: about half (16M) idle for >= 1 cycle
 half() {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Keys are handled while a cycle is being measured (no blocking), u cycles
-# units, p freezes the report, d sets the period, q exits 0, SIGTERM exits 0 too.
+# units, p freezes the report, w sets the period, d the refresh, q exits 0,
+# SIGTERM exits 0 too.
 . "$(dirname "$0")/lib"
 
 tui_start 100 30 -- --period 30
@@ -19,8 +20,10 @@ tui_keys p
 tui_wait 2 '\[FROZEN\]'
 tui_keys p
 tui_gone 2 'FROZEN'
-tui_keys d 5 Enter
+tui_keys w 5 Enter
 tui_wait 2 'period 5\.0s'
+tui_keys d 1 Enter
+tui_wait 2 'refresh 1\.0s'
 tui_quit
 rm -f rc
 
