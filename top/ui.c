@@ -202,8 +202,9 @@ static void key(struct ui *u, int ch)
 		prompt_key(u, ch);
 		return;
 	}
-	u->msg[0] = '\0';
 	a = keys_lookup(u->t.too_small ? S_HELP : u->screen, ch);
+	if (a != A_NONE)	/* a message stays until a key does something */
+		u->msg[0] = '\0';
 	if (u->t.too_small && a != A_QUIT)
 		return;
 	if (a == A_MOUSE) {
@@ -217,12 +218,15 @@ static void key(struct ui *u, int ch)
 		global_key(u, a);
 }
 
+/* A slice when one is due (pacing), else a refresh when that is due. */
 static int step(struct ui *u, double *next_refresh)
 {
-	int rc = engine_step(u->e);
+	int rc = engine_wait(u->e) <= 0 ? engine_step(u->e) : 0;
 
-	if (rc == 0 && !u->paused && now_mono() >= *next_refresh)
+	if (rc == 0 && !u->paused && now_mono() >= *next_refresh) {
 		rc = engine_refresh(u->e);
+		*next_refresh = now_mono() + u->delay;
+	}
 	if (rc < 0) {
 		endwin();
 		tty_disarm();

@@ -80,12 +80,12 @@ static void cycle_line(struct ui *u, struct sbuf *b)
 	}
 	sb_puts(b, "period ");
 	fmt_duration(b, p.steady);
+	if (ui_measured(u) && u->rep->cpu_bound)
+		sb_puts(b, " (stretched by --cpu)");
+	shown_label(u, b, &p);	/* before the rest: narrow terminals */
 	sb_puts(b, "   refresh ");
 	fmt_duration(b, u->delay);
 	sb_printf(b, "   cpu %.1f%%", u->cpu_pct);
-	if (ui_measured(u) && u->rep->cpu_bound)
-		sb_puts(b, " (stretched by --cpu)");
-	shown_label(u, b, &p);
 }
 
 static void mem_line(struct ui *u, struct sbuf *b)

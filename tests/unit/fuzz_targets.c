@@ -187,6 +187,8 @@ static const char *const status_seeds[] = {
 static int procs(const char *cgprocs, const char *status)
 {
 	char *dir = path_join(fx.cgroot, "a");
+	struct cg_stat cg = { .path = "/a", .name = "a", .parent = -1 };
+	struct report r = { .cg = &cg, .n = 1 };
 	struct proc_list l;
 	int rc = 0;
 
@@ -196,8 +198,8 @@ static int procs(const char *cgprocs, const char *status)
 		rc = -1;
 	free(dir);
 	if (!rc)
-		procs_read(&l, fx.root, fx.cgroot, "/a");
-	if (l.n > 4096)
+		procs_read(&l, fx.root, fx.cgroot, &r, 0);
+	if (l.n > strlen(cgprocs))	/* a PID takes a byte at least */
 		rc = -1;
 	procs_free(&l);
 	return rc;

@@ -1,0 +1,247 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# stage: host
+#
+# Golden screens, tig-style: idletop over a mkfixture tree (no kernel) in a
+# host tmux at fixed sizes, keys sent, and the whole screen compared with
+# the expected text that follows each step here.  Only what moves on its
+# own is normalised (norm()): the numbers of header line 2 (progress, time
+# left, cycle, CPU %) and the cycle's length in the idle-age labels.
+# Sizes: 80x24 and 64x20; locales: C.UTF-8 (tree lines, sparklines) and C
+# (ASCII, non-ASCII bytes as \xNN).  GOLDEN_UPDATE=DIR writes every actual
+# screen to DIR/NAME.txt to paste here after a deliberate change.
+set -u
+TMUX_PREFIX=idletop-golden
+. "$(dirname "$0")/tmux-lib"	# top idletop mkfixture dir tm n S ok bad fail
+
+"$mkfixture" "$dir/root" || { echo "FAIL: mkfixture"; exit 1; }
+
+# start COLS ROWS LANG ARGS...: idletop in a fresh server
+start() {
+	local cols=$1 rows=$2 lang=$3
+	shift 3
+	tm kill-server 2> /dev/null
+	n=$((n + 1)) S=$TMUX_PREFIX-$$-$n
+	tm new-session -d -x "$cols" -y "$rows" -s "$S" \
+		"env LANG=$lang TERM=screen $idletop --root $dir/root $*; sleep 600" ||
+		{ bad "tmux new-session"; return 1; }
+}
+
+norm() {
+	sed -E "s|$dir|DIR|g" | sed -E '2{s/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/ $//}
+		s/(idle measuring(…|\.\.\.) )[0-9]+%/\1N%/
+		s/(Idle age \(cycle )[0-9.]+[a-z]+\)/\1T)/
+		s/(idle for >= )[0-9.]+[a-z]+ /\1T /' | sed -E 's/ +$//'
+}
+
+capture() { tm capture-pane -p -t "$S" | norm > "$dir/actual"; }
+has() { capture; grep -qE "$1" "$dir/actual"; }
+
+# screen NAME: the current screen must be stdin (after norm()).
+screen() {
+	local name=$1
+	cat > "$dir/want"
+	until_ok 5 eval 'capture; cmp -s "$dir/want" "$dir/actual"'
+	if [ -n "${GOLDEN_UPDATE:-}" ]; then
+		mkdir -p "$GOLDEN_UPDATE" && cp "$dir/actual" "$GOLDEN_UPDATE/$name.txt"
+	fi
+	if cmp -s "$dir/want" "$dir/actual"; then
+		ok "$name"
+	else
+		echo "FAIL: $name: screen differs (- expected, + actual):"
+		diff -u "$dir/want" "$dir/actual" | tail -n +3
+		fail=1
+	fi
+}
+
+# --- before the first report: 80x24, UTF-8 ---------------------------------
+start 80 24 C.UTF-8 --period 600 --first-window 0
+until_ok 10 has '^/ +60M'
+screen before-report-80x24-utf8 <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+measuring… N%, Nm left period Nm refresh Ns cpu N%
+Mem total ?  resident 6M  idle measuring… N%
+/   [sort: resident, units: auto]
+NAME                       RESIDENT*    FILE     IDLE  IDLE%  WORKSET  TREND
+/                                 6M      1M      …      …        …
+├─ bad\xff\xfe utf8 \xc2\x        6M      1M      …      …        …
+├─ café ✓                         6M      1M      …      …        …
+├─ dup\x01                        6M      1M      …      …        …
+├─ dup\\x01                       6M      1M      …      …        …
+├─ esc\x1b[31mred                 6M      1M      …      …        …
+├─ inv�ff                         6M      1M      …      …        …
+├─ inv\xfe                        6M      1M      …      …        …
+├─ inv\xff                        6M      1M      …      …        …
+├─ new\x0aline                    6M      1M      …      …        …
+├─ plain.slice                    6M      1M      …      …        …
+│  └─ with space                  6M      1M      …      …        …
+├─ quote"back\\slash              6M      1M      …      …        …
+├─ rtl\xe2\x80\xaeabc             6M      1M      …      …        …
+├─ rtl\xe2\x81\xa6iso             6M      1M      …      …        …
+└─ zw\xe2\x80\x8bsp               6M      1M      …      …        …
+
+
+h help  Enter zoom  i details  s sort  \ filter  F5 flat  u units  p freeze  q
+EOF
+tm send-keys -t "$S" q
+
+# --- measured, frozen once the sparklines are full: 80x24, UTF-8 ------------
+start 80 24 C.UTF-8 --period 0.2 --cpu 100
+until_ok 30 has '^cycle [1-9][0-9]+:'
+tm send-keys -t "$S" Z
+screen tree-80x24-utf8 <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+cycle N: N%, Ns left period Ns [FROZEN: cycle N of period Ns, N
+Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
+/   [sort: resident, units: auto]
+NAME                       RESIDENT*    FILE     IDLE  IDLE%  WORKSET  TREND
+/                                60M     15M      60M  100.0       0B  ████████
+├─ plain.slice                    8M      2M       8M  100.0       0B  ████████
+│  └─ with space                  4M      1M       4M  100.0       0B  ████████
+├─ bad\xff\xfe utf8 \xc2\x        4M      1M       4M  100.0       0B  ████████
+├─ café ✓                         4M      1M       4M  100.0       0B  ████████
+├─ dup\x01                        4M      1M       4M  100.0       0B  ████████
+├─ dup\\x01                       4M      1M       4M  100.0       0B  ████████
+├─ esc\x1b[31mred                 4M      1M       4M  100.0       0B  ████████
+├─ inv�ff                         4M      1M       4M  100.0       0B  ████████
+├─ inv\xfe                        4M      1M       4M  100.0       0B  ████████
+├─ inv\xff                        4M      1M       4M  100.0       0B  ████████
+├─ new\x0aline                    4M      1M       4M  100.0       0B  ████████
+├─ quote"back\\slash              4M      1M       4M  100.0       0B  ████████
+├─ rtl\xe2\x80\xaeabc             4M      1M       4M  100.0       0B  ████████
+├─ rtl\xe2\x81\xa6iso             4M      1M       4M  100.0       0B  ████████
+└─ zw\xe2\x80\x8bsp               4M      1M       4M  100.0       0B  ████████
+
+
+h help  Enter zoom  i details  s sort  \ filter  F5 flat  u units  p freeze  q
+EOF
+# flat view (F5), sorted by name (F6, Home, Enter)
+tm send-keys -t "$S" F5 F6 Home Enter
+screen flat-by-name-80x24-utf8 <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+cycle N: N%, Ns left period Ns [FROZEN: cycle N of period Ns, N
+Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
+/   [flat, sort: name, units: auto]
+PATH*                       RESIDENT    FILE     IDLE  IDLE%  WORKSET  TREND
+/                                60M     15M      60M  100.0       0B  ████████
+/bad\xff\xfe utf8 \xc2\x85        4M      1M       4M  100.0       0B  ████████
+/café ✓                           4M      1M       4M  100.0       0B  ████████
+/dup\x01                          4M      1M       4M  100.0       0B  ████████
+/dup\\x01                         4M      1M       4M  100.0       0B  ████████
+/esc\x1b[31mred                   4M      1M       4M  100.0       0B  ████████
+/inv�ff                           4M      1M       4M  100.0       0B  ████████
+/inv\xfe                          4M      1M       4M  100.0       0B  ████████
+/inv\xff                          4M      1M       4M  100.0       0B  ████████
+/new\x0aline                      4M      1M       4M  100.0       0B  ████████
+/plain.slice                      8M      2M       8M  100.0       0B  ████████
+/plain.slice/with space           4M      1M       4M  100.0       0B  ████████
+/quote"back\\slash                4M      1M       4M  100.0       0B  ████████
+/rtl\xe2\x80\xaeabc               4M      1M       4M  100.0       0B  ████████
+/rtl\xe2\x81\xa6iso               4M      1M       4M  100.0       0B  ████████
+/zw\xe2\x80\x8bsp                 4M      1M       4M  100.0       0B  ████████
+
+
+h help  Enter zoom  i details  s sort  \ filter  F5 flat  u units  p freeze  q
+EOF
+# search /plain, details
+tm send-keys -t "$S" F5 / p l a i n Enter i
+screen detail-80x24-utf8 <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+cycle N: N%, Ns left period Ns [FROZEN: cycle N of period Ns, N
+Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
+/   [sort: name, units: auto]
+cgroup /plain.slice
+  resident 8M  (anon 6M, file 2M, shmem 0B)  idle 8M (100.0%)  working set 0B
+  memory.current 8M (0.8% of the limit)  PSI some avg10 1.5%  refaults/s 0.0  sw
+
+Idle age (cycle T)
+  idle for >= T ( 1 cycle)  [####################]  8M
+  idle for >= T ( 2 cycles)  [####################]  8M
+  idle for >= T ( 4 cycles)  [####################]  8M
+  idle for >= T ( 8 cycles)  [####################]  8M
+  idle for >= T (16 cycles)  [####################]  8M
+
+memory.stat
+  anon 4M  file 2M  shmem 1M  file_mapped 4K  unevictable 0B
+  active_anon 0B  inactive_anon 0B  active_file 0B  inactive_file 0B
+  anon_thp 0B  file_thp 0B  shmem_thp 0B  memory.current 8M
+  pressure some 1.50/0.25/0.00  full 0.50/0.00/0.00 (avg10/60/300 %)
+
+Limits
+  memory.low 0B  memory.high max  memory.max 1G
+h help  Esc back  u units  p freeze  q quit
+EOF
+tm send-keys -t "$S" Escape F2
+screen columns-80x24-utf8 <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+cycle N: N%, Ns left period Ns [FROZEN: cycle N of period Ns, N
+Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
+/   [sort: name, units: auto]
+Columns: Space or Enter shows/hides, Esc or F2 back (--fields on the command lin
+ [x] RESIDENT  resident     user pages on the LRU (before the first cycle: memor
+ [x] ANON      anon         anonymous pages
+ [x] FILE      file         page cache pages, shmem apart
+ [ ] SHMEM     shmem        shmem and tmpfs pages
+ [x] IDLE      idle         pages not accessed for at least one cycle
+ [x] IDLE%     idle_pct     IDLE of RESIDENT, % ("-": nothing resident)
+ [x] WORKSET   working_set  resident minus pages idle for >= --ws-cycles cycles
+ [ ] LOW*      sugg_low     suggested memory.low: the working set
+ [x] HIGH*     sugg_high    suggested memory.high (working set + --headroom, see
+ [x] CURRENT   current      memory.current
+ [ ] HIGH      high         memory.high
+ [ ] MAX       max          memory.max
+ [x] HIGH/MAX  high_max     memory.high / memory.max
+ [x] %LIMIT    limit_pct    memory.current of the lower of memory.high and memor
+ [x] PSI10     psi          memory.pressure some avg10, %
+ [x] REFLT/s   refaults     workingset refaults (anon + file) per second, betwee
+ [ ] SWAP      swap         memory.swap.current
+ [ ] REACC     reaccess     found accessed this cycle after >= 1 idle cycle
+h help  Esc back  u units  p freeze  q quit
+EOF
+tm send-keys -t "$S" q
+until_ok 5 test -s "$XDG_CONFIG_HOME/idletop/idletoprc" ||
+	bad "no rc file written on exit"
+
+# --- 64 columns, C locale (ASCII), settings from the rc file -----------------
+start 64 20 C --period 0.2 --cpu 100
+until_ok 30 has '^cycle [1-9][0-9]+:'
+tm send-keys -t "$S" Z
+screen tree-64x20-ascii <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+cycle N: N%, Ns left period Ns [FROZEN: cycle N of
+Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
+/   [sort: name, units: auto]
+NAME*                         RESIDENT     IDLE  IDLE%  WORKSET
+/                                  60M      60M  100.0       0B
+|- bad\xff\xfe utf8 \xc2\x85        4M       4M  100.0       0B
+|- caf\xc3\xa9 \xe2\x9c\x93         4M       4M  100.0       0B
+|- dup\x01                          4M       4M  100.0       0B
+|- dup\\x01                         4M       4M  100.0       0B
+|- esc\x1b[31mred                   4M       4M  100.0       0B
+|- inv\xef\xbf\xbdff                4M       4M  100.0       0B
+|- inv\xfe                          4M       4M  100.0       0B
+|- inv\xff                          4M       4M  100.0       0B
+|- new\x0aline                      4M       4M  100.0       0B
+|- plain.slice                      8M       8M  100.0       0B
+|  `- with space                    4M       4M  100.0       0B
+|- quote"back\\slash                4M       4M  100.0       0B
+|- rtl\xe2\x80\xaeabc               4M       4M  100.0       0B
+h help  Enter zoom  i details  s sort  \ filter  F5 flat  u uni
+EOF
+tm send-keys -t "$S" q
+
+# --- a malformed rc file: ignored with a warning, left as it is ---------------
+echo "sort=nonsense" >> "$XDG_CONFIG_HOME/idletop/idletoprc"
+cp "$XDG_CONFIG_HOME/idletop/idletoprc" "$dir/rc.bad"
+start 80 24 C.UTF-8 --period 600 --first-window 0
+if until_ok 10 has 'idletoprc:[0-9]+: not a sortable field: file ignored'; then
+	ok "a malformed rc file: a warning naming the line"
+else
+	bad "a malformed rc file: no warning"
+fi
+tm send-keys -t "$S" q
+sleep 0.5
+cmp -s "$dir/rc.bad" "$XDG_CONFIG_HOME/idletop/idletoprc" &&
+	ok "a malformed rc file is left as it is" ||
+	bad "the malformed rc file was overwritten"
+exit $fail
