@@ -12,7 +12,8 @@
 # fresh cgroup, 10 s warm-up then 30 s measured:
 #
 #   mglru-none       lru_gen on, no monitor
-#   mglru-idletop    lru_gen on, idletop -b --period 15 (else defaults)
+#   mglru-idletop    lru_gen on, idletop -b --period 15 --first-window 0 (a steady
+#                    monitor: no first-window burst; else defaults)
 #   classic-idletop  lru_gen off, the same idletop (reference)
 #
 # idletop's default period is 60 s; 15 s (CPU budget and slices at their
@@ -153,8 +154,8 @@ check() {	# what test-expression
 }
 
 run mglru-none y
-run mglru-idletop y -b --period $PERIOD
-run classic-idletop n -b --period $PERIOD
+run mglru-idletop y -b --period $PERIOD --first-window 0
+run classic-idletop n -b --period $PERIOD --first-window 0
 
 # The product on the classic LRU: marking sets PG_young, which
 # folio_referenced() honours, so the monitor must not push the hot set out.
