@@ -218,24 +218,40 @@ static void key(struct ui *u, int ch)
 		global_key(u, a);
 }
 
-/* A slice when one is due (pacing), else a refresh when that is due. */
+static int fail(struct ui *u)
+{
+	endwin();
+	tty_disarm();
+	fprintf(stderr, "idletop: %s\n", u->e->err);
+	return -1;
+}
+
+/*
+ * A slice when one is due (pacing), else a refresh when that is due:
+ * every refresh delay, or less often when a refresh costs more than a
+ * quarter of the CPU budget over that time (thousands of cgroups).
+ */
 static int step(struct ui *u, double *next_refresh)
 {
 	int rc = engine_wait(u->e) <= 0 ? engine_step(u->e) : 0;
 
 	if (rc == 0 && !u->paused && now_mono() >= *next_refresh) {
+		double c0 = now_cpu(), share = u->cfg->cpu_pct / 100 / 4;
+
 		rc = engine_refresh(u->e);
-		*next_refresh = now_mono() + u->delay;
+		/* a refresh takes at most a quarter of the --cpu budget */
+		u->refresh_gap = (now_cpu() - c0) / share;
+		if (u->refresh_gap < u->delay)
+			u->refresh_gap = u->delay;
+		*next_refresh = now_mono() + u->refresh_gap;
+		return rc < 0 ? fail(u) : rc == 1 ? (reload(u), 0) : 0;
 	}
-	if (rc < 0) {
-		endwin();
-		tty_disarm();
-		fprintf(stderr, "idletop: %s\n", u->e->err);
-		return -1;
-	}
+	if (rc < 0)
+		return fail(u);
 	if (rc == 1) {
 		reload(u);
-		*next_refresh = now_mono() + u->delay;
+		*next_refresh = now_mono() + (u->refresh_gap > u->delay ?
+					      u->refresh_gap : u->delay);
 	}
 	return 0;
 }

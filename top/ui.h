@@ -119,6 +119,7 @@ struct ui {
 	unsigned screen;		/* S_TREE, S_DETAIL, ... */
 	int quit, dirty, paused, rc_bad;
 	double delay;			/* refresh, seconds (-d, d) */
+	double refresh_gap;		/* the last one's: >= delay (ui.c) */
 	enum prompt_kind prompt;
 	struct sbuf input;
 	char msg[200];			/* one status line message */

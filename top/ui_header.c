@@ -84,7 +84,7 @@ static void cycle_line(struct ui *u, struct sbuf *b)
 		sb_puts(b, " (stretched by --cpu)");
 	shown_label(u, b, &p);	/* before the rest: narrow terminals */
 	sb_puts(b, "   refresh ");
-	fmt_duration(b, u->delay);
+	fmt_duration(b, u->refresh_gap > u->delay ? u->refresh_gap : u->delay);
 	sb_printf(b, "   cpu %.1f%%", u->cpu_pct);
 }
 

@@ -19,10 +19,15 @@ for re in '^  Up k +move up' '^  Down j +move down' '^  PgUp \^B +page up' \
 	'^  / F3 +search' '^  n +next match' '^  F5 +flat view' \
 	'^  F2 C +column chooser' '^  Esc +clear the filter' \
 	'^  p Z +freeze' '^  d +set the refresh' '^  w +set the idle window' \
-	'^  u +units' '^  Mouse +click' '^  RESIDENT +user pages' \
+	'^  u +units' '^  Mouse +click' \
 	'^  h \? F1 +this help' '^  q F10 \^C +quit'; do
 	tui_has "$re" || tui_fail "help lacks /$re/"
 done
+# the columns, from the field registry, a page down
+tui_keys NPage
+tui_wait 5 '^  RESIDENT +user pages on the LRU'
+tui_has '^  REFLT/s +workingset refaults' || tui_fail "no REFLT/s in the help"
+tui_keys Home
 tui_keys Escape
 tui_wait 5 '^NAME +RESIDENT'
 tui_keys '?'

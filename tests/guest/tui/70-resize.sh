@@ -7,7 +7,7 @@
 tui_start 100 30 -- --period 2 --cpu 50
 tui_wait 10 '^NAME +RESIDENT\*? +ANON +FILE +IDLE +IDLE% +WORKSET +HIGH\* +CURRENT +TREND'
 tmux resize-window -t "$TUI_S" -x 140 -y 40
-tui_wait 5 '^NAME {30,}RESIDENT.* HIGH/MAX'	# more columns, a wider name
+tui_wait 5 '^NAME +RESIDENT.* HIGH/MAX +%LIMIT +PSI10 +REFLT/s +TREND'	# all columns
 lines() { [ "$(wc -l < screen.txt)" -ge 40 ] && tui_has '^h help'; }
 tui_until 5 lines
 # narrow: fewer columns, but a readable table
