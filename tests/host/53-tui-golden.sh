@@ -7,7 +7,10 @@
 # the expected text that follows each step here (measured screens once
 # cycle 20 is reached, every age bucket filled).  Only what moves on its
 # own is normalised (norm()): the numbers of header line 2 (progress, time
-# left, cycle, CPU %) and the cycle's length in the idle-age labels.
+# left, cycle, CPU %; the line cut at 36 characters, since the terminal
+# cuts it at a place that moves with them), the progress in line 3 before
+# the first report, the cycle's length in the idle-age labels and the
+# temp directory.
 # Sizes: 80x24 and 64x20; locales: C.UTF-8 (tree lines, sparklines) and C
 # (ASCII, non-ASCII bytes as \xNN).  GOLDEN_UPDATE=DIR writes every actual
 # screen to DIR/NAME.txt to paste here after a deliberate change.
@@ -29,7 +32,7 @@ start() {
 }
 
 norm() {
-	sed -E "s|$dir|DIR|g" | sed -E '2{s/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/ $//}
+	sed -E "s|$dir|DIR|g" | LC_ALL=C.UTF-8 sed -E '2{s/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/^(.{0,36}).*/\1/}
 		s/(idle measuring(…|\.\.\.) )[0-9]+%/\1N%/
 		s/(Idle age \(cycle )[0-9.]+[a-z]+\)/\1T)/
 		s/(idle for >= )[0-9.]+[a-z]+ /\1T /' | sed -E 's/ +$//'
@@ -60,7 +63,7 @@ start 80 24 C.UTF-8 --period 600 --first-window 0
 until_ok 10 has '^/ +6M'
 screen before-report-80x24-utf8 <<'EOF'
 idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-measuring… N%, Nm left period Nm refresh Ns cpu N%
+measuring… N%, Nm left period Nm ref
 Mem total ?  resident 6M  idle measuring… N%
 /   [sort: resident, units: auto]
 NAME                       RESIDENT*    FILE     IDLE  IDLE%  WORKSET  TREND
@@ -92,7 +95,7 @@ until_ok 30 has '^cycle ([2-9][0-9]|[1-9][0-9]{2,}):'
 tm send-keys -t "$S" Z
 screen tree-80x24-utf8 <<'EOF'
 idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZEN: cycle N of period Ns, N
+cycle N: N%, Ns left period Ns [FROZ
 Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
 /   [sort: resident, units: auto]
 NAME                       RESIDENT*    FILE     IDLE  IDLE%  WORKSET  TREND
@@ -120,7 +123,7 @@ EOF
 tm send-keys -t "$S" F5 F6 Home Enter
 screen flat-by-name-80x24-utf8 <<'EOF'
 idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZEN: cycle N of period Ns, N
+cycle N: N%, Ns left period Ns [FROZ
 Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
 /   [flat, sort: name, units: auto]
 PATH*                       RESIDENT    FILE     IDLE  IDLE%  WORKSET  TREND
@@ -148,7 +151,7 @@ EOF
 tm send-keys -t "$S" F5 / p l a i n Enter i
 screen detail-80x24-utf8 <<'EOF'
 idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZEN: cycle N of period Ns, N
+cycle N: N%, Ns left period Ns [FROZ
 Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
 /   [sort: name, units: auto]
 cgroup /plain.slice
@@ -175,7 +178,7 @@ EOF
 tm send-keys -t "$S" Escape F2
 screen columns-80x24-utf8 <<'EOF'
 idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZEN: cycle N of period Ns, N
+cycle N: N%, Ns left period Ns [FROZ
 Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
 /   [sort: name, units: auto]
 Columns: Space or Enter shows/hides, Esc or F2 back (--fields on the command lin
@@ -209,7 +212,7 @@ until_ok 30 has '^cycle ([2-9][0-9]|[1-9][0-9]{2,}):'
 tm send-keys -t "$S" Z
 screen tree-64x20-ascii <<'EOF'
 idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZEN: cycle N of
+cycle N: N%, Ns left period Ns [FROZ
 Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
 /   [sort: name, units: auto]
 NAME*                         RESIDENT     IDLE  IDLE%  WORKSET
