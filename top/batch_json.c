@@ -7,7 +7,7 @@
  *  "period_seconds":S, "cycle_seconds":S, "cpu_seconds":S,
  *  "cpu_bound":BOOL, "first_window":BOOL, "steady_period_seconds":S,
  *  "source":"kpageidle"|"bitmap",
- *  "method":"scan-ioctl"|"read-write", "page_size":B,
+ *  "method":"scan-folios"|"scan-ioctl"|"read-write", "page_size":B,
  *  "pfns":N, "ws_cycles":K, "headroom_pct":P, "age_buckets":[1,2,4,8,16],
  *  "idle_seconds":[60,120,...] (--idle-buckets),
  *  "warnings":[{"id":"mglru_unfixed", "message":STR}] (empty: none),

@@ -10,20 +10,19 @@
 #include "idlesrc.h"
 #include "util.h"
 
+static const char *const kind_names[] = {
+	[IDLESRC_AUTO] = "auto",
+	[IDLESRC_KPAGEIDLE] = "kpageidle",
+	[IDLESRC_BITMAP] = "bitmap",
+	[IDLESRC_KPAGEIDLE_SCAN] = "kpageidle-scan",
+	[IDLESRC_KPAGEIDLE_RW] = "kpageidle-rw",
+	[IDLESRC_KPAGEIDLE_FOLIOS] = "kpageidle-folios",
+};
+#define NR_KINDS (sizeof(kind_names) / sizeof(*kind_names))
+
 const char *idlesrc_kind_name(enum idlesrc_kind k)
 {
-	switch (k) {
-	case IDLESRC_KPAGEIDLE:
-		return "kpageidle";
-	case IDLESRC_BITMAP:
-		return "bitmap";
-	case IDLESRC_KPAGEIDLE_SCAN:
-		return "kpageidle-scan";
-	case IDLESRC_KPAGEIDLE_RW:
-		return "kpageidle-rw";
-	default:
-		return "auto";
-	}
+	return (size_t)k < NR_KINDS ? kind_names[k] : "auto";
 }
 
 int idlesrc_mglru_unfixed(const char *root)
@@ -53,20 +52,18 @@ int idlesrc_mglru_unfixed(const char *root)
 
 const char *idlesrc_method(const struct idlesrc *s)
 {
+	if (s->folios)
+		return "scan-folios";
 	return s->scan ? "scan-ioctl" : "read-write";
 }
 
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k)
 {
-	static const enum idlesrc_kind all[] = {
-		IDLESRC_AUTO, IDLESRC_KPAGEIDLE, IDLESRC_BITMAP,
-		IDLESRC_KPAGEIDLE_SCAN, IDLESRC_KPAGEIDLE_RW,
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(all) / sizeof(*all); i++)
-		if (!strcmp(s, idlesrc_kind_name(all[i]))) {
-			*k = all[i];
+	for (i = 0; i < NR_KINDS; i++)
+		if (!strcmp(s, kind_names[i])) {
+			*k = (enum idlesrc_kind)i;
 			return 0;
 		}
 	return -1;
@@ -152,11 +149,13 @@ static int probe_scan(struct idlesrc *s)
 	return 0;
 }
 
-static void probe_error(struct idlesrc *s, char *err, size_t errlen)
+static void probe_error(struct idlesrc *s, enum idlesrc_kind want, char *err,
+			size_t errlen)
 {
-	snprintf(err, errlen, "--source kpageidle-scan: %s has no usable "
+	snprintf(err, errlen, "--source %s: %s has no usable "
 		 "KPAGEIDLE_SCAN ioctl (%s%s); the kernel lacks the scan "
-		 "patch of the series: use --source kpageidle-rw", s->path,
+		 "patch of the series: use --source kpageidle-rw",
+		 idlesrc_kind_name(want), s->path,
 		 strerror(s->probe_errno), s->probe_errno == EINVAL ?
 		 ", another version of the ABI" : "");
 }
@@ -195,8 +194,13 @@ alloc:
 	}
 	if (s->kind != IDLESRC_KPAGEIDLE || want == IDLESRC_KPAGEIDLE_RW)
 		return 0;
-	if (probe_scan(s) && want == IDLESRC_KPAGEIDLE_SCAN) {
-		probe_error(s, err, errlen);
+	if (probe_scan(s) && (want == IDLESRC_KPAGEIDLE_SCAN ||
+			      want == IDLESRC_KPAGEIDLE_FOLIOS)) {
+		probe_error(s, want, err, errlen);
+		idlesrc_close(s);
+		return -1;
+	}
+	if (idlesrc_open_folios(s, want, err, errlen)) {
 		idlesrc_close(s);
 		return -1;
 	}
@@ -209,10 +213,12 @@ void idlesrc_close(struct idlesrc *s)
 		close(s->fd);
 	free(s->path);
 	free(s->buf);
+	free(s->rec);
 	s->fd = -1;
 	s->path = NULL;
 	s->buf = NULL;
-	s->scan = 0;
+	s->rec = NULL;
+	s->scan = s->folios = 0;
 }
 
 static ssize_t read_kpageidle(struct idlesrc *s, uint64_t pfn, size_t n,

@@ -2,13 +2,17 @@
 /*
  * idlesrc.h - where idle page state comes from: one small interface over
  * /proc/kpageidle (u64 per PFN) and /sys/kernel/mm/page_idle/bitmap (one
- * bit per PFN in u64 words).  Two ways to run a cycle over a range:
+ * bit per PFN in u64 words).  Three ways to run a cycle over a range:
  *
  *   read + write: idlesrc_read(), then idlesrc_mark() with the caller's
  *                 choice of PFNs (two rmap walks per idle page);
  *   scan ioctl:   idlesrc_scan(), the KPAGEIDLE_SCAN ioctl of
  *                 /proc/kpageidle: test and re-mark every user page in
- *                 one pass (one rmap walk per page), when the kernel has it.
+ *                 one pass (one rmap walk per page), when the kernel has it;
+ *   folio records: idlesrc_folios(), the same ioctl with
+ *                 KPAGEIDLE_SCAN_FOLIOS: per folio its size, memcg, kind
+ *                 and idle state in that one pass, no kpageflags or
+ *                 kpagecgroup to read (idlesrc_folio.c).
  */
 #ifndef IDLETOP_IDLESRC_H
 #define IDLETOP_IDLESRC_H
@@ -20,15 +24,20 @@
 
 /*
  * What --source asks for.  An open source's kind is KPAGEIDLE or BITMAP;
- * `scan` says whether the ioctl is in use.
+ * `scan` says whether the ioctl is there, `folios` whether its records
+ * are in use.
  */
 enum idlesrc_kind {
 	IDLESRC_AUTO,		/* kpageidle (scan ioctl if present), else bitmap */
 	IDLESRC_KPAGEIDLE,	/* kpageidle, scan ioctl if present */
 	IDLESRC_BITMAP,
-	IDLESRC_KPAGEIDLE_SCAN,	/* kpageidle with the scan ioctl, or fail */
+	IDLESRC_KPAGEIDLE_SCAN,	/* kpageidle, the scan ioctl's bitmap, or fail */
 	IDLESRC_KPAGEIDLE_RW,	/* kpageidle with read + write only */
+	IDLESRC_KPAGEIDLE_FOLIOS,	/* kpageidle with folio records, or fail */
 };
+
+/* Records per KPAGEIDLE_SCAN_FOLIOS call (32 bytes each: 128 KiB). */
+#define IDLESRC_FOLIO_RECS	4096
 
 /* The KPAGEIDLE_SCAN call: 0, or -1 with errno (tests pass a fake). */
 typedef int idlesrc_ioctl_fn(int fd, struct kpageidle_scan_arg *arg);
@@ -40,6 +49,9 @@ struct idlesrc {
 	size_t max_pfns;	/* largest range per call */
 	uint64_t *buf;		/* scratch for one range */
 	int scan;		/* 1: idlesrc_scan() uses the ioctl */
+	int folios;		/* 1: the scanner uses idlesrc_folios() */
+	struct kpageidle_folio *rec;	/* IDLESRC_FOLIO_RECS records */
+	size_t rec_max;		/* records per call (tests lower it) */
 	int probe_errno;	/* why the probe said no (0: not probed) */
 	uint64_t stop_pfn;	/* where a failed idlesrc_mark() stopped */
 	uint64_t lost_pfn;	/* first PFN not marked, or UINT64_MAX */
@@ -62,7 +74,10 @@ int idlesrc_mglru_unfixed(const char *root);
 
 const char *idlesrc_kind_name(enum idlesrc_kind k);
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k);
-/* "scan-ioctl" or "read-write": how an open source runs a cycle. */
+/*
+ * "scan-folios", "scan-ioctl" or "read-write": how an open source runs a
+ * cycle.
+ */
 const char *idlesrc_method(const struct idlesrc *s);
 
 /*
@@ -106,5 +121,26 @@ void idlesrc_error(const struct idlesrc *s, const char *what, char *err,
  */
 ssize_t idlesrc_scan(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle,
 		     int mark);
+
+/*
+ * idlesrc_folio.c.  After the scan ioctl was found: unless want forbids
+ * it (kpageidle-scan), probe KPAGEIDLE_SCAN_FOLIOS (an empty call; a
+ * kernel without it says EINVAL, an unknown flag) and set s->folios.  0,
+ * or -1 with a message when want is IDLESRC_KPAGEIDLE_FOLIOS and the
+ * records are not there (or out of memory).
+ */
+int idlesrc_open_folios(struct idlesrc *s, enum idlesrc_kind want,
+			char *err, size_t errlen);
+/*
+ * Only with s->folios: one KPAGEIDLE_SCAN_FOLIOS call from pfn (any PFN)
+ * to end, with KPAGEIDLE_SCAN_MARK if mark, into s->rec (at most
+ * s->rec_max records).  Returns the number of records, checked against
+ * the ABI (sorted, not overlapping, heads in [pfn, end), covered by
+ * *walk_end), with *walk_end the PFN to resume at: > pfn, and past end
+ * when the last folio ends there.  Past the kernel's max_pfn: 0 records,
+ * *walk_end = end.  -1 with errno (EIO: the kernel broke the ABI).
+ */
+ssize_t idlesrc_folios(struct idlesrc *s, uint64_t pfn, uint64_t end, int mark,
+		       uint64_t *walk_end);
 
 #endif

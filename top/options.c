@@ -33,8 +33,9 @@ static const char usage_text[] =
 "      --mark-wait=SECONDS  one shot: mark all pages idle, wait SECONDS,\n"
 "                         read idle state once, print one report, exit\n"
 "      --source=SRC       idle source: auto (default), kpageidle, bitmap;\n"
-"                         kpageidle-scan / kpageidle-rw force the scan\n"
-"                         ioctl / read+write (default: ioctl if present)\n"
+"                         kpageidle-folios / kpageidle-scan / kpageidle-rw\n"
+"                         force the scan ioctl's folio records / its\n"
+"                         bitmap / read+write (default: the best present)\n"
 "      --ws-cycles=K      pages idle for >= K cycles are not in the\n"
 "                         working set (default 1, max 255)\n"
 "      --headroom=PERCENT suggested memory.high = working set + PERCENT\n"
@@ -361,8 +362,8 @@ static int one(struct config *c, int opt, const char *arg, FILE *out,
 		if (!idlesrc_parse_kind(arg, &c->source))
 			return OPT_OK;
 		fprintf(err, "idletop: invalid --source '%s': expected auto, "
-			"kpageidle, kpageidle-scan, kpageidle-rw or bitmap\n",
-			arg);
+			"kpageidle, kpageidle-folios, kpageidle-scan, "
+			"kpageidle-rw or bitmap\n", arg);
 		return OPT_USAGE;
 	}
 	fprintf(err, "Try 'idletop --help' for more information.\n");

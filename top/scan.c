@@ -9,6 +9,7 @@
 #include "kpf.h"
 #include "pace.h"
 #include "scan.h"
+#include "scan_folio.h"
 #include "util.h"
 
 #define MIN_SLICE 64	/* one bitmap word; THPs may span slices */
@@ -164,7 +165,7 @@ static struct cg_pages *pages_of(struct scanner *sc, uint64_t ino)
 }
 
 /* Count one user page (flags are the head's for THP tails). */
-static int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
+int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
 		      uint64_t ino, int idle)
 {
 	struct cg_pages *p;
@@ -287,6 +288,8 @@ static ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n,
 	ssize_t got;
 	size_t i;
 
+	if (sc->src.folios)	/* one pass: the records say it all */
+		return scan_folio_range(sc, pfn, n, err, errlen);
 	/* priming with the ioctl: it marks what it should by itself */
 	if (sc->priming && sc->src.scan)
 		return idlesrc_scan(&sc->src, pfn, n, NULL, 1) < 0 ?

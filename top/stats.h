@@ -72,7 +72,7 @@ struct report_params {
 	double period;		/* of the report's cycle; params: the engine's */
 	double cycle_seconds;	/* the cycle's length (report_build sets it) */
 	const char *source;	/* "kpageidle" / "bitmap" */
-	const char *method;	/* "scan-ioctl" / "read-write" */
+	const char *method;	/* "scan-folios" / "scan-ioctl" / "read-write" */
 	uint64_t page_size;
 	uint64_t nr_pfns;
 	struct idle_tbuckets tb;	/* idle time buckets, seconds */

@@ -234,16 +234,33 @@ void fx_thp(struct fixture *fx, uint64_t pfn, uint64_t kind_flags,
 	fx_set(fx, pfn + 1, 511, tail, tail_ino, tail_idle);
 }
 
+void fx_folio(struct fixture *fx, uint64_t pfn, uint64_t n,
+	      uint64_t kind_flags, uint64_t ino, int idle)
+{
+	uint64_t tail = (kind_flags & ~F(KPF_LRU)) | F(KPF_THP) |
+			F(KPF_COMPOUND_TAIL);
+
+	fx_set(fx, pfn, 1, kind_flags | F(KPF_LRU) | F(KPF_THP) |
+	       F(KPF_COMPOUND_HEAD), ino, idle);
+	fx_set(fx, pfn + 1, n - 1, tail, 0, 0);
+}
+
 struct fixture *fx_scan_fx;
 int fx_scan_calls, fx_scan_eintr, fx_scan_errno;
+int fx_scan_folios, fx_scan_nomerge;
+uint64_t fx_scan_records, fx_scan_past_end;
 
 static int fake_check(int fd, const struct kpageidle_scan_arg *a)
 {
+	uint64_t known = KPAGEIDLE_SCAN_MARK |
+			 (fx_scan_folios ? KPAGEIDLE_SCAN_FOLIOS : 0);
+	int folios = (a->flags & KPAGEIDLE_SCAN_FOLIOS) != 0;
+
 	errno = 0;
 	if (fx_scan_errno)
 		errno = fx_scan_errno;
-	else if (a->size != sizeof(*a) || a->flags & ~KPAGEIDLE_SCAN_MARK ||
-		 a->start % 64 || a->end < a->start)
+	else if (a->size != sizeof(*a) || a->flags & ~known ||
+		 (!folios && a->start % 64) || a->end < a->start)
 		errno = EINVAL;
 	else if ((a->flags & KPAGEIDLE_SCAN_MARK) &&
 		 (fcntl(fd, F_GETFL) & O_ACCMODE) != O_RDWR)
@@ -268,6 +285,83 @@ static int fake_pfn(int fd, uint64_t pfn, int mark, uint64_t *word, int bit)
 	return 0;
 }
 
+/* The folio whose head is pfn: its PFNs; 0 if pfn is no user page. */
+static uint64_t fake_folio_pages(uint64_t pfn)
+{
+	const uint64_t *fl = fx_scan_fx->flags;
+	uint64_t e = pfn + 1;
+
+	if (!KPF_BIT(fl[pfn], KPF_LRU) || KPF_BIT(fl[pfn], KPF_NOPAGE) ||
+	    KPF_BIT(fl[pfn], KPF_HUGE) || KPF_BIT(fl[pfn], KPF_COMPOUND_TAIL))
+		return 0;
+	if (KPF_BIT(fl[pfn], KPF_COMPOUND_HEAD))
+		while (e < fx_scan_fx->npfn &&
+		       KPF_BIT(fl[e], KPF_COMPOUND_TAIL))
+			e++;
+	return e - pfn;
+}
+
+static uint32_t fake_folio_flags(uint64_t f, uint64_t idle)
+{
+	return (idle & 1 ? KPAGEIDLE_FOLIO_IDLE : 0) |
+	       (KPF_BIT(f, KPF_ANON) ? KPAGEIDLE_FOLIO_ANON : 0) |
+	       (KPF_BIT(f, KPF_SWAPBACKED) ? KPAGEIDLE_FOLIO_SWAPBACKED : 0) |
+	       (KPF_BIT(f, KPF_UNEVICTABLE) ? KPAGEIDLE_FOLIO_UNEVICTABLE : 0);
+}
+
+/* Append the folio at pfn to the records (merged); 0 if vec is full. */
+static int fake_record(struct kpageidle_scan_arg *a, uint64_t pfn,
+		       uint64_t pages, uint32_t flags)
+{
+	struct kpageidle_folio *vec = (void *)(uintptr_t)a->vec;
+	__u64 *n = &KPAGEIDLE_NR_RECORDS(a);
+	uint64_t ino = fx_scan_fx->cg[pfn];
+	struct kpageidle_folio *l = *n ? &vec[*n - 1] : NULL;
+
+	if (l && !fx_scan_nomerge && l->pfn + l->nr_pages == pfn &&
+	    l->cgroup == ino && l->flags == flags) {
+		l->nr_pages += pages;
+		return 1;
+	}
+	if (*n == a->vec_len)
+		return 0;
+	vec[(*n)++] = (struct kpageidle_folio){ .pfn = pfn, .nr_pages = pages,
+						.cgroup = ino, .flags = flags };
+	fx_scan_records++;
+	return 1;
+}
+
+/* KPAGEIDLE_SCAN_FOLIOS: heads in [start, end) until vec is full. */
+static int fake_folios(int fd, struct kpageidle_scan_arg *a, int mark)
+{
+	uint64_t stop = a->end < fx_scan_fx->npfn ? a->end : fx_scan_fx->npfn;
+	uint64_t pfn = a->start, pages, v, one = 1;
+
+	KPAGEIDLE_NR_RECORDS(a) = 0;
+	while (pfn < stop) {
+		pages = fake_folio_pages(pfn);
+		if (!pages) {
+			pfn++;
+			continue;
+		}
+		if (pread_full(fd, &v, 8, (off_t)(pfn * 8)) != 8) {
+			errno = EIO;
+			return -1;
+		}
+		if (!fake_record(a, pfn, pages,
+				 fake_folio_flags(fx_scan_fx->flags[pfn], v)))
+			break;
+		if (mark && pwrite_full(fd, &one, 8, (off_t)(pfn * 8)) != 8) {
+			errno = EIO;
+			return -1;
+		}
+		pfn += pages;
+	}
+	a->walk_end = pfn;
+	fx_scan_past_end += pfn > a->end;
+	return 0;
+}
+
 int fx_scan_ioctl(int fd, struct kpageidle_scan_arg *a)
 {
 	uint64_t *vec = (uint64_t *)(uintptr_t)a->vec, stop, pfn;
@@ -276,6 +370,8 @@ int fx_scan_ioctl(int fd, struct kpageidle_scan_arg *a)
 	fx_scan_calls++;
 	if (fake_check(fd, a))
 		return -1;
+	if (a->flags & KPAGEIDLE_SCAN_FOLIOS)
+		return fake_folios(fd, a, mark);
 	stop = a->end < fx_scan_fx->npfn ? a->end : fx_scan_fx->npfn;
 	if (stop - a->start > 64 * a->vec_len)
 		stop = a->start + 64 * a->vec_len;

@@ -36,6 +36,9 @@ int fx_read_bitmap(struct fixture *fx, uint64_t pfn);
 /* Set n PFNs from pfn: flags, cgroup inode, idle. */
 void fx_set(struct fixture *fx, uint64_t pfn, uint64_t n, uint64_t flags,
 	    uint64_t ino, int idle);
+/* A folio of n PFNs at pfn: head, then COMPOUND_TAIL PFNs of ino 0. */
+void fx_folio(struct fixture *fx, uint64_t pfn, uint64_t n,
+	      uint64_t kind_flags, uint64_t ino, int idle);
 /* A THP of 512 PFNs at pfn: head flags+ino+idle, tails get tail_ino and tail_idle. */
 void fx_thp(struct fixture *fx, uint64_t pfn, uint64_t kind_flags,
 	    uint64_t ino, int idle, uint64_t tail_ino, int tail_idle);
@@ -52,6 +55,18 @@ void fx_thp(struct fixture *fx, uint64_t pfn, uint64_t kind_flags,
 struct kpageidle_scan_arg;
 extern struct fixture *fx_scan_fx;
 extern int fx_scan_calls, fx_scan_eintr, fx_scan_errno;
+/*
+ * With fx_scan_folios, the fake also has KPAGEIDLE_SCAN_FOLIOS (without,
+ * EINVAL: an unknown flag, as a kernel before it): a record per user
+ * folio whose head is in the range (head: LRU, not a tail; its size is
+ * the head and the COMPOUND_TAIL PFNs after it; the head's cgroup, kind
+ * flags and idle word), consecutive folios with equal cgroup and flags
+ * merged unless fx_scan_nomerge; heads marked.  fx_scan_records counts
+ * the records written, fx_scan_past_end the calls whose walk_end was
+ * past their end.
+ */
+extern int fx_scan_folios, fx_scan_nomerge;
+extern uint64_t fx_scan_records, fx_scan_past_end;
 int fx_scan_ioctl(int fd, struct kpageidle_scan_arg *arg);
 
 #endif

@@ -2,7 +2,9 @@
 /*
  * test_idlesrc.c - detection of the KPAGEIDLE_SCAN ioctl and its fallback
  * to read + write; idlesrc_scan() over the fake ioctl (fx_scan_ioctl):
- * resuming after EINTR, the end of memory.
+ * resuming after EINTR, the end of memory; the folio records
+ * (KPAGEIDLE_SCAN_FOLIOS): detection, fallback, checks of what the kernel
+ * returns.
  */
 #include <errno.h>
 #include <signal.h>
@@ -43,6 +45,7 @@ static int setup(void **state)
 	t->src.fd = -1;
 	fx_scan_fx = &t->fx;
 	fx_scan_calls = fx_scan_eintr = fx_scan_errno = 0;
+	fx_scan_folios = fx_scan_nomerge = 0;
 	*state = t;
 	return 0;
 }
@@ -95,7 +98,8 @@ static void test_detect(void **state)
 	assert_int_equal(open_src(t, IDLESRC_AUTO, fx_scan_ioctl), 0);
 	assert_int_equal(t->src.scan, 1);
 	assert_string_equal(idlesrc_method(&t->src), "scan-ioctl");
-	assert_int_equal(fx_scan_calls, 1);
+	assert_int_equal(t->src.folios, 0);	/* EINVAL: no FOLIOS flag */
+	assert_int_equal(fx_scan_calls, 2);	/* the ioctl, its records */
 	assert_int_equal(fx_read_kpageidle(&t->fx, 0), 1);	/* untouched */
 	assert_int_equal(fx_read_kpageidle(&t->fx, 1), 0);
 	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, fx_scan_ioctl), 0);
@@ -233,7 +237,7 @@ static void test_mark_short(void **state)
 static void test_names(void **state)
 {
 	const char *n[] = { "auto", "kpageidle", "bitmap", "kpageidle-scan",
-			    "kpageidle-rw" };
+			    "kpageidle-rw", "kpageidle-folios" };
 	enum idlesrc_kind k;
 	size_t i;
 
@@ -245,6 +249,122 @@ static void test_names(void **state)
 	assert_int_equal(idlesrc_parse_kind("kpageidle-", &k), -1);
 }
 
+/* A kernel with the records: used unless --source says otherwise. */
+static void test_detect_folios(void **state)
+{
+	struct t *t = *state;
+	enum idlesrc_kind k[] = { IDLESRC_AUTO, IDLESRC_KPAGEIDLE,
+				  IDLESRC_KPAGEIDLE_FOLIOS };
+	size_t i;
+
+	fx_scan_folios = 1;
+	for (i = 0; i < 3; i++) {
+		fx_scan_calls = 0;
+		assert_int_equal(open_src(t, k[i], fx_scan_ioctl), 0);
+		assert_int_equal(t->src.folios, 1);
+		assert_int_equal(t->src.scan, 1);
+		assert_string_equal(idlesrc_method(&t->src), "scan-folios");
+		assert_int_equal(fx_scan_calls, 2);
+	}
+	assert_int_equal(fx_read_kpageidle(&t->fx, 1), 0);	/* no marks */
+	fx_scan_calls = 0;
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, fx_scan_ioctl), 0);
+	assert_int_equal(t->src.folios, 0);
+	assert_string_equal(idlesrc_method(&t->src), "scan-ioctl");
+	assert_int_equal(fx_scan_calls, 1);	/* records not probed */
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_RW, fx_scan_ioctl), 0);
+	assert_string_equal(idlesrc_method(&t->src), "read-write");
+}
+
+/* An older kernel (EINVAL for the flag), no ioctl at all: forced fails. */
+static void test_folios_refused(void **state)
+{
+	struct t *t = *state;
+
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, fx_scan_ioctl),
+			 -1);
+	assert_non_null(strstr(t->err, "KPAGEIDLE_SCAN_FOLIOS"));
+	assert_non_null(strstr(t->err, "--source kpageidle-scan"));
+	assert_non_null(strstr(t->err, strerror(EINVAL)));
+	assert_int_equal(t->src.fd, -1);
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, NULL), -1);
+	assert_non_null(strstr(t->err, "--source kpageidle-folios"));
+	assert_non_null(strstr(t->err, strerror(ENOTTY)));
+	fx_scan_folios = 1;
+	fx_scan_errno = EPERM;	/* no ioctl at all */
+	assert_int_equal(open_src(t, IDLESRC_AUTO, fx_scan_ioctl), 0);
+	assert_int_equal(t->src.folios + t->src.scan, 0);
+}
+
+/* Records the ABI does not allow are refused (EIO), never counted. */
+static struct kpageidle_folio bad_rec;
+static int bad_at, bad_walk;
+
+static int bad_ioctl(int fd, struct kpageidle_scan_arg *a)
+{
+	struct kpageidle_folio *v = (void *)(uintptr_t)a->vec;
+	int rc = fx_scan_ioctl(fd, a);
+
+	if (!rc && a->vec_len && bad_at >= 0)
+		v[bad_at] = bad_rec;
+	if (!rc && a->vec_len)
+		a->walk_end += (uint64_t)bad_walk;
+	return rc;
+}
+
+static void check_bad(struct t *t, uint64_t pfn, uint64_t n, uint64_t cg,
+		      int at, int walk, ssize_t want)
+{
+	uint64_t we = 0;
+	ssize_t r;
+
+	bad_rec = (struct kpageidle_folio){ .pfn = pfn, .nr_pages = n,
+					    .cgroup = cg };
+	bad_at = at;
+	bad_walk = walk;
+	errno = 0;
+	r = idlesrc_folios(&t->src, 64, 128, 1, &we);
+	assert_int_equal(r, want);
+	assert_int_equal(errno, want < 0 ? EIO : 0);
+}
+
+static void test_folio_checks(void **state)
+{
+	struct t *t = *state;
+	uint64_t we = 0;
+
+	fx_scan_folios = 1;
+	fx_scan_nomerge = 1;
+	assert_int_equal(open_src(t, IDLESRC_AUTO, bad_ioctl), 0);
+	check_bad(t, 64, 1, 0, -1, 0, 64);	/* as the fake says: fine */
+	assert_int_equal(t->src.rec[1].pfn, 65);
+	assert_int_equal(t->src.rec[0].flags, 0);	/* every third idle */
+	assert_int_equal(t->src.rec[2].flags, KPAGEIDLE_FOLIO_IDLE);
+	check_bad(t, 63, 1, 0, 0, 0, -1);	/* head before start */
+	check_bad(t, 65, 1, 0, 0, 0, -1);	/* overlaps the next */
+	check_bad(t, 64, 0, 0, 0, 0, -1);	/* empty */
+	check_bad(t, 191, 1, 0, 63, 0, -1);	/* head at end */
+	check_bad(t, 127, 1, 0, 63, 0, 64);
+	check_bad(t, 127, 2, 0, 63, 0, -1);	/* past walk_end */
+	check_bad(t, 127, 2, 0, 63, 1, 64);	/* ends past end: fine */
+	check_bad(t, 127, 1, 0, 63, 1, -1);	/* walk_end past it */
+	bad_at = -1;	/* as the fake says from here on */
+	bad_walk = 0;
+	t->src.rec_max = 10;
+	assert_int_equal(idlesrc_folios(&t->src, 64, 128, 1, &we), 10);
+	assert_int_equal(we, 74);	/* full: stopped at the 11th */
+	assert_int_equal(idlesrc_folios(&t->src, NPFN - 1, NPFN + 100, 1, &we),
+			 1);
+	assert_int_equal(we, NPFN);	/* max_pfn */
+	assert_int_equal(idlesrc_folios(&t->src, NPFN, NPFN + 100, 1, &we), 0);
+	assert_int_equal(we, NPFN + 100);	/* ENXIO: nothing there */
+	assert_int_equal(idlesrc_folios(&t->src, 64, 64, 1, &we), -1);
+	assert_int_equal(errno, EINVAL);
+	fx_scan_errno = EFAULT;
+	assert_int_equal(idlesrc_folios(&t->src, 64, 128, 1, &we), -1);
+	assert_int_equal(errno, EFAULT);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -253,6 +373,9 @@ int main(void)
 		T(test_fallback_without_ioctl),
 		T(test_detect),
 		T(test_detect_refused),
+		T(test_detect_folios),
+		T(test_folios_refused),
+		T(test_folio_checks),
 		T(test_scan_resume),
 		T(test_mark_short),
 		cmocka_unit_test(test_names),

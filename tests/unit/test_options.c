@@ -39,6 +39,7 @@ static void test_options(void **state)
 	assert_int_equal(parse("--mark-wait", "0", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("--source", "kpageidle-scan", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("--source=kpageidle-rw", (char *)NULL), OPT_OK);
+	assert_int_equal(parse("--source", "kpageidle-folios", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("--source", "kpageidle", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("--source", "auto", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("--source", "scan", (char *)NULL), OPT_USAGE);

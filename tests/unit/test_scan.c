@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_scan.c - scanner over fixture trees: kinds, THP tails, ages, marks;
- * the read + write path (the fixture's regular files have no ioctl) and
- * the scan-ioctl path (fx_scan_ioctl) must give the same numbers.
+ * the read + write path (the fixture's regular files have no ioctl), the
+ * scan-ioctl path and the scan-folios path (fx_scan_ioctl) must give the
+ * same numbers.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,10 +56,12 @@ static void layout(struct t *t)
 static int setup_src(void **state, enum idlesrc_kind src, size_t slice)
 {
 	struct t *t = calloc(1, sizeof(*t));
+	int folios = src == IDLESRC_KPAGEIDLE_FOLIOS;
+	int ioctl = src == IDLESRC_KPAGEIDLE_SCAN || folios;
 	struct scan_config cfg = {
 		.slice_pfns = slice, .slice_ms = 1e6, .period = 0,
 		.cpu_frac = 1, .ws_cycles = 2, .source = src,
-		.scan_ioctl = src == IDLESRC_KPAGEIDLE_SCAN ? fx_scan_ioctl : NULL,
+		.scan_ioctl = ioctl ? fx_scan_ioctl : NULL,
 	};
 	char err[256];
 
@@ -74,12 +77,14 @@ static int setup_src(void **state, enum idlesrc_kind src, size_t slice)
 					src == IDLESRC_BITMAP), 0);
 	fx_scan_fx = &t->fx;
 	fx_scan_calls = fx_scan_eintr = fx_scan_errno = 0;
+	fx_scan_folios = folios;
 	if (scan_open(&t->sc, t->fx.root, &cfg, err, sizeof(err)))
 		fail_msg("scan_open: %s", err);
 	assert_int_equal(t->sc.nr_pfns, NPFN);
 	/* regular files: ENOTTY, read + write; the fake: the ioctl */
-	assert_int_equal(t->sc.src.scan, src == IDLESRC_KPAGEIDLE_SCAN);
-	assert_int_equal(fx_scan_calls, t->sc.src.scan);	/* the probe */
+	assert_int_equal(t->sc.src.scan, ioctl);
+	assert_int_equal(t->sc.src.folios, folios);
+	assert_int_equal(fx_scan_calls, ioctl + folios);	/* the probes */
 	fx_scan_calls = 0;
 	*state = t;
 	return 0;
@@ -91,6 +96,8 @@ static int setup_bitmap(void **s) { return setup_src(s, IDLESRC_BITMAP, 65536); 
 static int setup_bitmap_small(void **s) { return setup_src(s, IDLESRC_BITMAP, 192); }
 static int setup_scan(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_SCAN, 65536); }
 static int setup_scan_small(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_SCAN, 64); }
+static int setup_folio(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_FOLIOS, 65536); }
+static int setup_folio_small(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_FOLIOS, 64); }
 
 static int teardown(void **state)
 {
@@ -323,20 +330,27 @@ int main(void)
 		T(test_marks_after_priming, setup_kpi),
 		T(test_marks_after_priming, setup_bitmap),
 		T(test_marks_after_priming, setup_scan),
+		T(test_marks_after_priming, setup_folio),
 		T(test_aggregation, setup_kpi),
 		T(test_aggregation, setup_kpi_small),
 		T(test_aggregation, setup_bitmap),
 		T(test_aggregation, setup_bitmap_small),
 		T(test_aggregation, setup_scan),
 		T(test_aggregation, setup_scan_small),
+		T(test_aggregation, setup_folio),
+		T(test_aggregation, setup_folio_small),
 		T(test_ages, setup_kpi),
 		T(test_ages, setup_bitmap_small),
 		T(test_ages, setup_scan),
 		T(test_ages, setup_scan_small),
+		T(test_ages, setup_folio),
+		T(test_ages, setup_folio_small),
 		T(test_no_mark, setup_kpi),
 		T(test_no_mark, setup_scan_small),
+		T(test_no_mark, setup_folio_small),
 		T(test_report, setup_kpi),
 		T(test_report, setup_scan),
+		T(test_report, setup_folio),
 	};
 
 	return cmocka_run_group_tests_name("scan", tests, NULL, NULL);

@@ -4,9 +4,10 @@
 #
 # The KPAGEIDLE_SCAN ioctl path of idletop against the read + write path
 # (issue 10).  Our kernel series has the ioctl, so a /proc/kpageidle
-# without it FAILS here: idletop must detect it (default source, "method"
-# "scan-ioctl" in JSON, "(scan-ioctl)" in the text header) and
-# --source kpageidle-scan must work.  Then, for wsgen's known working
+# without it FAILS here: idletop must detect it (default source: its
+# folio records, "method" "scan-folios" in JSON, since issue 16; see
+# 60-folios.sh) and --source kpageidle-scan must use its bitmap output
+# ("(scan-ioctl)" in the text header).  Then, for wsgen's known working
 # sets, in the periodic mode (cycle 2 counts what cycle 1's re-marks left
 # idle: the ioctl's own marks for the scan path) and with --mark-wait:
 # per kind, the idle and resident bytes of each path are within 2% of the
@@ -26,10 +27,10 @@ CG=/sys/fs/cgroup/idletop-scan
 
 # --- detection ----------------------------------------------------------
 if idletop --mark-wait 0 -f json > auto.json 2> auto.err; then
-	if grep -q '"source":"kpageidle","method":"scan-ioctl"' auto.json; then
-		echo "ok: default source uses the scan ioctl"
+	if grep -q '"source":"kpageidle","method":"scan-folios"' auto.json; then
+		echo "ok: default source uses the scan ioctl's folio records"
 	else
-		echo "FAIL: default source does not use the KPAGEIDLE_SCAN ioctl:"
+		echo "FAIL: default source does not use KPAGEIDLE_SCAN_FOLIOS:"
 		head -c 300 auto.json; echo
 		fail=1
 	fi

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * idlesrc_folio.c - the per-folio output of the KPAGEIDLE_SCAN ioctl
+ * (KPAGEIDLE_SCAN_FOLIOS): its probe, and one call whose records are
+ * checked against the ABI before anyone counts them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "idlesrc.h"
+
+static void folio_arg(const struct idlesrc *s, struct kpageidle_scan_arg *a,
+		      uint64_t start, uint64_t end, uint64_t flags,
+		      uint64_t vec_len)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->flags = KPAGEIDLE_SCAN_FOLIOS | flags;
+	a->start = start;
+	a->end = end;
+	a->walk_end = start;
+	a->vec = (uintptr_t)s->rec;
+	a->vec_len = vec_len;
+}
+
+static void folio_error(const struct idlesrc *s, int e, char *err,
+			size_t errlen)
+{
+	snprintf(err, errlen, "--source kpageidle-folios: the KPAGEIDLE_SCAN "
+		 "ioctl of %s has no per-folio records (%s%s); the kernel "
+		 "predates KPAGEIDLE_SCAN_FOLIOS: use --source kpageidle-scan",
+		 s->path, strerror(e),
+		 e == EINVAL ? ": an unknown flag to it" : "");
+}
+
+int idlesrc_open_folios(struct idlesrc *s, enum idlesrc_kind want,
+			char *err, size_t errlen)
+{
+	struct kpageidle_scan_arg a;
+	int e;
+
+	if (!s->scan || want == IDLESRC_KPAGEIDLE_SCAN)
+		return 0;
+	s->rec = calloc(IDLESRC_FOLIO_RECS, sizeof(*s->rec));
+	if (!s->rec) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	s->rec_max = IDLESRC_FOLIO_RECS;
+	/* an empty range; MARK: the fd must be open for writing too */
+	folio_arg(s, &a, 0, 0, KPAGEIDLE_SCAN_MARK, 0);
+	errno = 0;
+	if (!s->ioctl(s->fd, &a)) {
+		s->folios = 1;
+		return 0;
+	}
+	e = errno ? errno : EIO;
+	free(s->rec);
+	s->rec = NULL;
+	s->rec_max = 0;
+	if (want != IDLESRC_KPAGEIDLE_FOLIOS)
+		return 0;	/* the bitmap output, as before */
+	folio_error(s, e, err, errlen);
+	return -1;
+}
+
+/*
+ * What the ABI promises of a call that returned: records sorted, not
+ * overlapping, each head in [start, end), none past walk_end, and
+ * walk_end past end only where the last folio ends.
+ */
+static int records_ok(const struct idlesrc *s,
+		      const struct kpageidle_scan_arg *a, uint64_t nr)
+{
+	uint64_t at = a->start, i, e;
+
+	if (nr > s->rec_max || a->walk_end <= a->start)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		const struct kpageidle_folio *r = &s->rec[i];
+
+		e = r->pfn + r->nr_pages;
+		if (r->pfn < at || r->pfn >= a->end || !r->nr_pages ||
+		    e < r->pfn || e > a->walk_end)
+			return 0;
+		at = e;
+	}
+	return a->walk_end <= a->end || a->walk_end == at;
+}
+
+ssize_t idlesrc_folios(struct idlesrc *s, uint64_t pfn, uint64_t end, int mark,
+		       uint64_t *walk_end)
+{
+	struct kpageidle_scan_arg a;
+	uint64_t nr;
+
+	if (!s->folios || end <= pfn) {
+		errno = EINVAL;
+		return -1;
+	}
+	folio_arg(s, &a, pfn, end, mark ? KPAGEIDLE_SCAN_MARK : 0,
+		  s->rec_max);
+	/* EINTR comes only with a fatal signal: no resuming */
+	if (s->ioctl(s->fd, &a)) {
+		if (errno != ENXIO)
+			return -1;
+		*walk_end = end;	/* at or past max_pfn: nothing there */
+		return 0;
+	}
+	nr = KPAGEIDLE_NR_RECORDS(&a);
+	if (!records_ok(s, &a, nr)) {
+		errno = EIO;	/* not what the ABI says */
+		return -1;
+	}
+	*walk_end = a.walk_end;
+	return (ssize_t)nr;
+}
