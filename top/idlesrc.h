@@ -137,8 +137,9 @@ int idlesrc_open_folios(struct idlesrc *s, enum idlesrc_kind want,
  * s->rec_max records).  Returns the number of records, checked against
  * the ABI (sorted, not overlapping, heads in [pfn, end), covered by
  * *walk_end), with *walk_end the PFN to resume at: > pfn, and past end
- * when the last folio ends there.  Past the kernel's max_pfn: 0 records,
- * *walk_end = end.  -1 with errno (EIO: the kernel broke the ABI).
+ * when the kernel stepped over a folio or a free block that ends there.
+ * Past the kernel's max_pfn: 0 records, *walk_end = end.  -1 with errno
+ * (EIO: the kernel broke the ABI).
  */
 ssize_t idlesrc_folios(struct idlesrc *s, uint64_t pfn, uint64_t end, int mark,
 		       uint64_t *walk_end);

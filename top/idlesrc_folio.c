@@ -66,9 +66,11 @@ int idlesrc_open_folios(struct idlesrc *s, enum idlesrc_kind want,
 }
 
 /*
- * What the ABI promises of a call that returned: records sorted, not
- * overlapping, each head in [start, end), none past walk_end, and
- * walk_end past end only where the last folio ends.
+ * What the ABI promises of a call that returned: progress, records
+ * sorted, not overlapping, each head in [start, end) and none past
+ * walk_end.  walk_end may pass end: after a folio whose head is before
+ * end, and after a free block, a hugetlb page or an offline section the
+ * kernel stepped over whole (no user memory to report there).
  */
 static int records_ok(const struct idlesrc *s,
 		      const struct kpageidle_scan_arg *a, uint64_t nr)
@@ -86,7 +88,7 @@ static int records_ok(const struct idlesrc *s,
 			return 0;
 		at = e;
 	}
-	return a->walk_end <= a->end || a->walk_end == at;
+	return 1;
 }
 
 ssize_t idlesrc_folios(struct idlesrc *s, uint64_t pfn, uint64_t end, int mark,

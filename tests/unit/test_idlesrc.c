@@ -347,7 +347,8 @@ static void test_folio_checks(void **state)
 	check_bad(t, 127, 1, 0, 63, 0, 64);
 	check_bad(t, 127, 2, 0, 63, 0, -1);	/* past walk_end */
 	check_bad(t, 127, 2, 0, 63, 1, 64);	/* ends past end: fine */
-	check_bad(t, 127, 1, 0, 63, 1, -1);	/* walk_end past it */
+	check_bad(t, 127, 1, 0, 63, 9, 64);	/* free memory past end: fine */
+	check_bad(t, 64, 1, 0, 0, -64, -1);	/* walk_end back at start */
 	bad_at = -1;	/* as the fake says from here on */
 	bad_walk = 0;
 	t->src.rec_max = 10;
