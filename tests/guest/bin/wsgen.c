@@ -11,6 +11,10 @@
  *   thp    2 MiB-aligned anonymous memory with MADV_HUGEPAGE (hot part
  *          rounded to whole 2 MiB pages)
  *
+ * --reread drops the page cache of file and mmap once written (synced,
+ * POSIX_FADV_DONTNEED), so that it comes back through readahead: in
+ * large folios on a filesystem that has them (XFS in 6.1).
+ *
  * Prints one line "ready anon=B anon_hot=B ..." (bytes) to stdout or
  * --ready FILE once populated, then runs until killed or --duration.
  */
@@ -40,6 +44,7 @@ struct region {
 };
 
 static struct region reg[K_NR];
+static int reread;
 static volatile sig_atomic_t stop;
 
 static void die(const char *what)
@@ -58,6 +63,8 @@ static void usage(FILE *f)
 	      "  --thp=SIZE[:HOT]    MADV_HUGEPAGE anon, 2 MiB aligned\n"
 	      "  --dir=DIR           where files go (default .; tmpfs makes\n"
 	      "                      them shmem, use a disk fs for file)\n"
+	      "  --reread            drop file and mmap from the page cache\n"
+	      "                      once written: read back by readahead\n"
 	      "  --cgroup=DIR        join this cgroup first (DIR/cgroup.procs)\n"
 	      "  --interval=MS       touch hot memory every MS ms (default 100)\n"
 	      "  --duration=SEC      exit after SEC seconds (default: never)\n"
@@ -150,6 +157,9 @@ static int make_file(const char *dir, const char *name, size_t len)
 			die("write");
 	if (fdatasync(fd))
 		die("fdatasync");
+	errno = reread ? posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) : 0;
+	if (errno)
+		die("posix_fadvise(POSIX_FADV_DONTNEED)");
 	return fd;
 }
 
@@ -239,6 +249,7 @@ int main(int argc, char **argv)
 		{ "thp", 1, NULL, 't' }, { "dir", 1, NULL, 'D' },
 		{ "cgroup", 1, NULL, 'c' }, { "interval", 1, NULL, 'i' },
 		{ "duration", 1, NULL, 'd' }, { "ready", 1, NULL, 'r' },
+		{ "reread", 0, NULL, 'R' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	const char *dir = ".", *cg = NULL, *ready = NULL;
@@ -259,6 +270,7 @@ int main(int argc, char **argv)
 		case 'D': dir = optarg; break;
 		case 'c': cg = optarg; break;
 		case 'r': ready = optarg; break;
+		case 'R': reread = 1; break;
 		case 'i': interval = atof(optarg);
 			if (interval <= 0)
 				goto bad;
