@@ -316,8 +316,11 @@ static int fake_record(struct kpageidle_scan_arg *a, uint64_t pfn,
 	struct kpageidle_folio *vec = (void *)(uintptr_t)a->vec;
 	__u64 *n = &KPAGEIDLE_NR_RECORDS(a);
 	uint64_t ino = fx_scan_fx->cg[pfn];
-	struct kpageidle_folio *l = *n ? &vec[*n - 1] : NULL;
+	struct kpageidle_folio *l;
 
+	if (!vec)
+		return 0;	/* no room at all */
+	l = *n ? &vec[*n - 1] : NULL;
 	if (l && !fx_scan_nomerge && l->pfn + l->nr_pages == pfn &&
 	    l->cgroup == ino && l->flags == flags) {
 		l->nr_pages += pages;
