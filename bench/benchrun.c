@@ -16,7 +16,10 @@
  * and VmRSS from its /proc/PID/status just before (0 if not killed).
  * Prints one line per step and a total:
  *
- *   BENCHSTEP name=NAME step=I user=U sys=S wall=W hwm_kb=K rss_kb=K cmd=ARGV0
+ *   BENCHSTEP name=NAME step=I user=U sys=S wall=W hwm_kb=K rss_kb=K
+ *             maxrss_kb=K cmd=ARGV0
+ *
+ * maxrss_kb is the child's peak resident set from wait4() (ru_maxrss).
  *   BENCH name=NAME user=U sys=S wall=W rc=RC
  *
  * Exit: 0 if every child exited 0, else 1; 2 usage.
@@ -162,9 +165,9 @@ int main(int argc, char **argv)
 			bad = 1;
 		}
 		printf("BENCHSTEP name=%s step=%d user=%.6f sys=%.6f "
-		       "wall=%.6f hwm_kb=%ld rss_kb=%ld cmd=%s\n", name,
-		       step++, tv(ru.ru_utime), tv(ru.ru_stime), t0, hwm, rss,
-		       cmd[0]);
+		       "wall=%.6f hwm_kb=%ld rss_kb=%ld maxrss_kb=%ld cmd=%s\n",
+		       name, step++, tv(ru.ru_utime), tv(ru.ru_stime), t0, hwm,
+		       rss, (long)ru.ru_maxrss, cmd[0]);
 		user += tv(ru.ru_utime);
 		sys += tv(ru.ru_stime);
 		wall += t0;

@@ -11,7 +11,8 @@
 #   BENCH_DAEMON_S  seconds idletop -b runs undisturbed (default 30)
 #   BENCH_PAIRS     touchloop pairs (idletop stopped, running) (default 4)
 #   BENCH_SCAN_HOT  hot fraction of the scan-methods workload (default 0.9)
-#   BENCH_ONLY      "flush": only the TLB flush part, on an idle guest
+#   BENCH_ONLY      "flush": only the TLB flush part, on an idle guest;
+#                   "folios": only the folio records part (run-folios.sh)
 #   BENCH_FLUSH_CALLS   flush cost: calls per mode per round (default 200)
 #   BENCH_FLUSH_ROUNDS  flush cost: rounds of calls (default 10)
 #   BENCH_FLUSH_PAIRS   flush cost: touchloop rounds per call size (default 4)
@@ -133,6 +134,12 @@ if [ "$ONLY" = flush ]; then
 	t0=$(date +%s)
 	flushphase
 	info done_s=$(( $(date +%s) - t0 ))
+	exit 0
+fi
+# The folio records (issue 16): idletop's cycle with and without them.
+. /usr/local/share/bench/run-folios.sh
+if [ "$ONLY" = folios ]; then
+	folio_phase
 	exit 0
 fi
 
@@ -341,6 +348,7 @@ for p in $pids; do kill "$p" 2>/dev/null; done
 for p in $pids; do wait "$p" 2>/dev/null; done
 pids=
 rmdir "$CG/scan" 2>/dev/null
+folio_phase
 flushphase
 info done_s=$(( $(date +%s) - t0 ))
 exit 0
