@@ -6,7 +6,7 @@
 # (issue 10).  Our kernel series has the ioctl, so a /proc/kpageidle
 # without it FAILS here: idletop must detect it (default source: its
 # folio records, "method" "scan-folios" in JSON, since issue 16; see
-# 60-folios.sh) and --source kpageidle-scan must use its bitmap output
+# 70-folios.sh) and --source kpageidle-scan must use its bitmap output
 # ("(scan-ioctl)" in the text header).  Then, for wsgen's known working
 # sets, in the periodic mode (cycle 2 counts what cycle 1's re-marks left
 # idle: the ioctl's own marks for the scan path) and with --mark-wait:
