@@ -54,24 +54,13 @@ head -n 1 rw.txt | grep -q 'source kpageidle (read-write),' ||
 # --- the same numbers -----------------------------------------------------
 wsgen_start
 
-measure() {	# tag idletop-args...
-	tag=$1; shift
-	if ! $pin idletop "$@" --format openmetrics -o "om.$tag" 2> "err.$tag"; then
-		echo "FAIL: idletop $*: $(cat "err.$tag")"
-		fail=1
-		return
-	fi
-	grep -q "^idletop_build_info{.*method=\"$want\"" "om.$tag" ||
-		{ echo "FAIL: $tag: not $want: $(grep build_info "om.$tag")"; fail=1; }
-	check_truth "$tag" "om.$tag"
-}
 # periodic: -o keeps the last report, cycle 2; --mark-wait: one
 pin=
 for p in scan rw; do
 	[ $p = scan ] && want=scan-ioctl || { want=read-write; rw_pin; pin=$RWPIN; }
-	measure "b-$p" --source "kpageidle-$p" -b -n 2 -d 4 --cpu 100
+	measure "b-$p" $want --source "kpageidle-$p" -b -n 2 -d 4 --cpu 100
 	grep -qx "idletop_cycle 2" "om.b-$p" || { echo "FAIL: b-$p: not cycle 2"; fail=1; }
-	measure "mw-$p" --source "kpageidle-$p" --mark-wait 4
+	measure "mw-$p" $want --source "kpageidle-$p" --mark-wait 4
 done
 compare b-scan om.b-scan b-rw om.b-rw
 compare mw-scan om.mw-scan mw-rw om.mw-rw

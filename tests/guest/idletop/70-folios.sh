@@ -72,17 +72,6 @@ val() { echo "$shape" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 [ "$(val pmd_anon)" -ge 8192 ] ||
 	{ echo "FAIL: too few PMD THPs: $shape"; exit 1; }
 
-measure() {	# tag want idletop-args...
-	tag=$1 want=$2; shift 2
-	if ! $pin idletop "$@" --format openmetrics -o "om.$tag" 2> "err.$tag"; then
-		echo "FAIL: idletop $*: $(cat "err.$tag")"
-		fail=1
-		return
-	fi
-	grep -q "^idletop_build_info{.*method=\"$want\"" "om.$tag" ||
-		{ echo "FAIL: $tag: not $want: $(grep build_info "om.$tag")"; fail=1; }
-	check_truth "$tag" "om.$tag"
-}
 # periodic: -o keeps the last report, cycle 2; --mark-wait: one.  The
 # read + write path last: it pins wsgen to CPU 0 (./lib: rw_pin).
 pin=
