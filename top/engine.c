@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "engine.h"
+#include "pace.h"
 #include "util.h"
 
 /*
@@ -138,8 +139,27 @@ int engine_freeze(struct engine *e, int on)
 }
 
 /*
+ * The cycle in progress: its period, or what the CPU budget stretches it
+ * to (the first window does not wait for the budget: scan.h).
+ */
+static double cycle_left(const struct scanner *sc)
+{
+	double t = now_mono(), debt = sc->cpu_debt - (t - sc->debt_mono);
+	struct pace_in in = {
+		.period = sc->cfg.period,
+		.cpu_frac = sc->first ? 0 : sc->cfg.cpu_frac,
+		.nr_pfns = sc->nr_pfns,
+		.done_pfns = sc->pass_done ? sc->nr_pfns : sc->cursor,
+		.since_cycle = t - sc->cycle_mono,
+		.cpu_debt = debt > 0 ? debt : 0,
+	};
+
+	return pace_left(&in, now_cpu() - sc->cycle_cpu, sc->last.cpu);
+}
+
+/*
  * A priming pass and the counted cycle after it are one wait for the
- * next report: two periods.
+ * next report: two periods, or two passes at the CPU budget.
  */
 void engine_progress(const struct engine *e, struct engine_progress *p)
 {
@@ -160,11 +180,11 @@ void engine_progress(const struct engine *e, struct engine_progress *p)
 	p->method = e->params.method;
 	if (sc->pass_done)
 		f = 1;
-	p->left = sc->cycle_mono + sc->cfg.period - now_mono();
-	if (p->left < 0)
-		p->left = 0;
+	p->left = cycle_left(sc);
 	if (sc->priming) {
-		p->left += sc->cfg.period;
+		p->left += sc->first || sc->cfg.cpu_frac <= 0 ||
+			   sc->last.cpu / sc->cfg.cpu_frac < sc->cfg.period ?
+			   sc->cfg.period : sc->last.cpu / sc->cfg.cpu_frac;
 		f /= 2;
 	} else if (p->fresh) {
 		f = (1 + f) / 2;

@@ -41,6 +41,21 @@ size_t pace_adapt(size_t cur, double wall_ms, double max_ms,
 	return cur ? cur : 64;
 }
 
+double pace_left(const struct pace_in *in, double cycle_cpu, double pass_cpu)
+{
+	double f = in->nr_pfns ? (double)in->done_pfns / (double)in->nr_pfns : 1;
+	double left = in->period - in->since_cycle, by_cpu, pass;
+
+	if (in->cpu_frac > 0 && in->cpu_frac < 1 && f < 1) {
+		pass = f >= 0.1 || pass_cpu <= 0 ? (f > 0 ? cycle_cpu / f : 0) :
+		       pass_cpu;
+		by_cpu = in->cpu_debt + pass * (1 - f) / in->cpu_frac;
+		if (by_cpu > left)
+			left = by_cpu;
+	}
+	return left > 0 ? left : 0;
+}
+
 double pace_min_cycle(double cycle_cpu, double cpu_frac)
 {
 	return cpu_frac > 0 ? cycle_cpu / cpu_frac : 0;

@@ -47,6 +47,16 @@ double pace_debt(double debt, double cpu, double wall, double cpu_frac);
 size_t pace_adapt(size_t cur, double wall_ms, double max_ms,
 		  size_t min_pfns, size_t max_pfns);
 
+/*
+ * Seconds left in the cycle `in` describes: until the period's deadline,
+ * or, when the budget decides, the debt still to wait plus the CPU the
+ * rest of the pass will cost, spent at cpu_frac.  That CPU is
+ * extrapolated from cycle_cpu (CPU since the cycle started) once a tenth
+ * of the pass is done, else from pass_cpu (the last whole cycle's CPU;
+ * 0: none yet).
+ */
+double pace_left(const struct pace_in *in, double cycle_cpu, double pass_cpu);
+
 /* Lower bound of a cycle's length when one cycle costs cycle_cpu seconds. */
 double pace_min_cycle(double cycle_cpu, double cpu_frac);
 
