@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ui_detail.c - one cgroup in detail: idle-age histogram ("idle for >= N"
- * from the cycle length), reaccess by idle age, memory.stat breakdown,
+ * ui_detail.c - one cgroup in detail: idle-time histogram ("idle for >= T"
+ * over the --idle-buckets, from the cycles' clocks), reaccess by idle age, memory.stat breakdown,
  * limits and suggestions, the processes of its subtree with their RSS
  * and cgroup. Scrolls as one page of lines.
  */
@@ -83,16 +83,23 @@ static void summary(struct page *pg, const struct cg_stat *s)
 	emit(pg, A_NORMAL);
 }
 
+/*
+ * Idle time, cumulative over the time buckets (--idle-buckets, the
+ * exporter's idle_for buckets): the time comes from the cycles' clocks,
+ * so a cycle stretched by --cpu counts for what it took; the least age
+ * in cycles that reached each bucket is beside it.
+ */
 static void histogram(struct page *pg, const struct cg_stat *s)
 {
 	const struct report *r = pg->u->rep;
-	double cyc = r->p.cycle_seconds > 0 ? r->p.cycle_seconds :
-		     r->p.period;
-	uint64_t ps = r->p.page_size, res = s->resident, cum[AGE_BUCKETS];
-	int i, k, fill;
+	uint64_t res = s->resident;
+	struct sbuf d;
+	unsigned i;
+	int k, fill;
 
-	sb_puts(&pg->b, "Idle age (cycle ");
-	fmt_duration(&pg->b, cyc);
+	sb_puts(&pg->b, "Idle time (cycle ");
+	fmt_duration(&pg->b, r->p.cycle_seconds > 0 ? r->p.cycle_seconds :
+		     r->p.period);
 	sb_puts(&pg->b, ")");
 	emit(pg, ui_attr(pg->u, CP_TITLE));
 	if (!ui_measured(pg->u)) {
@@ -100,21 +107,32 @@ static void histogram(struct page *pg, const struct cg_stat *s)
 		emit(pg, A_NORMAL);
 		return;
 	}
-	for (i = AGE_BUCKETS - 1; i >= 0; i--)	/* idle for >= bucket i */
-		/* cppcheck-suppress uninitvar ; cum[i + 1] set the step before */
-		cum[i] = (i + 1 < AGE_BUCKETS ? cum[i + 1] : 0) +
-			 s->total.age[i] * ps;
-	for (i = 0; i < AGE_BUCKETS; i++) {
-		fill = res ? (int)((double)cum[i] / (double)res * BAR + 0.5) : 0;
-		sb_puts(&pg->b, "  idle for >= ");
-		fmt_duration(&pg->b, age_bucket_min[i] * cyc);
-		sb_printf(&pg->b, " (%2u cycle%s)  [", age_bucket_min[i],
-			  age_bucket_min[i] > 1 ? "s" : "");
+	if (!r->p.tb.n) {
+		sb_puts(&pg->b, "  no idle time buckets");
+		emit(pg, A_NORMAL);
+		return;
+	}
+	sb_init(&d);
+	for (i = 0; i < r->p.tb.n; i++) {
+		sb_reset(&d);
+		fmt_duration(&d, r->p.tb.secs[i]);
+		sb_printf(&pg->b, "  idle for >= %-6s ", sb_str(&d));
+		if (!r->tb_min_age[i]) {
+			sb_puts(&pg->b, "not reached yet");
+			emit(pg, ui_attr(pg->u, CP_DIM));
+			continue;
+		}
+		fill = res ? (int)((double)s->idle_for[i] / (double)res * BAR +
+				   0.5) : 0;
+		sb_putc(&pg->b, '[');
 		for (k = 0; k < BAR; k++)
 			sb_putc(&pg->b, k < fill ? '#' : '.');
-		size(pg, "]  ", cum[i]);
+		size(pg, "]  ", s->idle_for[i]);
+		sb_printf(&pg->b, "  (>= %u cycle%s)", r->tb_min_age[i],
+			  r->tb_min_age[i] > 1 ? "s" : "");
 		emit(pg, A_NORMAL);
 	}
+	sb_free(&d);
 }
 
 /*

@@ -9,8 +9,8 @@
 # own is normalised (norm()): the numbers of header line 2 (progress, time
 # left, cycle, CPU %; the line cut at 36 characters, since the terminal
 # cuts it at a place that moves with them), the progress in line 3 before
-# the first report, the cycle's length in the idle-age labels and the
-# temp directory.
+# the first report, the cycle's length in the idle-time title, the least
+# age in cycles beside each idle-time bucket and the temp directory.
 # Sizes: 80x24 and 64x20; locales: C.UTF-8 (tree lines, sparklines) and C
 # (ASCII, non-ASCII bytes as \xNN).  GOLDEN_UPDATE=DIR writes every actual
 # screen to DIR/NAME.txt to paste here after a deliberate change.
@@ -34,8 +34,8 @@ start() {
 norm() {
 	sed -E "s|$dir|DIR|g" | LC_ALL=C.UTF-8 sed -E '2{s/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/^(.{0,36}).*/\1/}
 		s/(idle measuring(…|\.\.\.) )[0-9]+%/\1N%/
-		s/(Idle age \(cycle )[0-9.]+[a-z]+\)/\1T)/
-		s/(idle for >= )[0-9.]+[a-z]+ /\1T /' | sed -E 's/ +$//'
+		s/(Idle time \(cycle )[0-9.]+[a-z]+\)/\1T)/
+		s/(idle for >= .*\(>= )[0-9]+ cycles?\)/\1N cycles)/' | sed -E 's/ +$//'
 }
 
 capture() { tm capture-pane -p -t "$S" | norm > "$dir/actual"; }
@@ -90,7 +90,7 @@ EOF
 quit
 
 # --- measured, frozen once the sparklines are full: 80x24, UTF-8 ------------
-start 80 24 C.UTF-8 --period 0.2 --cpu 100
+start 80 24 C.UTF-8 --period 0.2 --cpu 100 --idle-buckets 1,2,1h
 until_ok 30 has '^cycle ([2-9][0-9]|[1-9][0-9]{2,}):'
 tm send-keys -t "$S" Z
 screen tree-80x24-utf8 <<'EOF'
@@ -158,12 +158,10 @@ cgroup /plain.slice
   resident 8M  (anon 6M, file 2M, shmem 0B)  idle 8M (100.0%)  working set 0B
   memory.current 8M (0.8% of the limit)  PSI some avg10 1.5%  refaults/s 0.0  sw
 
-Idle age (cycle T)
-  idle for >= T ( 1 cycle)  [####################]  8M
-  idle for >= T ( 2 cycles)  [####################]  8M
-  idle for >= T ( 4 cycles)  [####################]  8M
-  idle for >= T ( 8 cycles)  [####################]  8M
-  idle for >= T (16 cycles)  [####################]  8M
+Idle time (cycle T)
+  idle for >= 1.0s   [####################]  8M  (>= N cycles)
+  idle for >= 2.0s   [####################]  8M  (>= N cycles)
+  idle for >= 1h00m  not reached yet
 
 memory.stat
   anon 4M  file 2M  shmem 1M  file_mapped 4K  unevictable 0B
@@ -173,6 +171,8 @@ memory.stat
 
 Limits
   memory.low 0B  memory.high max  memory.max 1G
+  suggested: memory.low 0B  memory.high 4M  (working set at K=1 + 25%)
+
 h help  Esc back  u units  p freeze  q quit
 EOF
 tm send-keys -t "$S" Escape F2
