@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "batch.h"
+#include "fields.h"
 #include "ident.h"
 #include "metrics.h"
 #include "version.h"
@@ -127,9 +128,34 @@ static void idle_age(struct out *o)
 		}
 }
 
-/* One value per cgroup, from a struct cg_stat field (has: may be absent). */
+/*
+ * The columns that are gauges (fields.h: metric): one value per cgroup,
+ * absent where the column has none ("-") or reads "max"; the help is
+ * the column's.
+ */
+static void field_family(struct out *o, enum field_id f)
+{
+	const struct field *fd = &fields[f];
+	struct field_val v;
+	struct sbuf h;
+	size_t i;
+
+	sb_init(&h);
+	sb_printf(&h, "%s%s.", fd->help, fd->kind == FK_LIMIT ?
+		  ", where set (absent: max or no file)" : "");
+	family(o, fd->metric, "gauge", "bytes", h.oom ? "?" : sb_str(&h));
+	sb_free(&h);
+	for (i = 0; i < o->r->n; i++) {
+		if (o->r->cg[i].pseudo)
+			continue;
+		field_get(o->r, &o->r->cg[i], f, &v);
+		if (v.has && v.u != CG_NOLIMIT)
+			sample_u64(o, fd->metric, i, NULL, v.u);
+	}
+}
+
+/* The counters behind the rate columns, for PromQL's rate(). */
 enum cg_val {
-	V_WS, V_LOW, V_HIGH, V_CURRENT, V_MLOW, V_MHIGH, V_MMAX, V_SWAP,
 	V_SOME, V_FULL, V_EV_HIGH, V_EV_MAX, V_EV_OOMKILL, V_RF_ANON, V_RF_FILE,
 };
 
@@ -140,14 +166,6 @@ static int cg_value(const struct cg_stat *s, enum cg_val v, uint64_t *x)
 	int has = 1;
 
 	switch (v) {
-	case V_WS: u = s->working_set; break;
-	case V_LOW: u = s->sugg_low; break;
-	case V_HIGH: u = s->sugg_high; break;
-	case V_CURRENT: u = m->current; has = m->has_current; break;
-	case V_MLOW: u = m->low; has = m->has_low; break;
-	case V_MHIGH: u = m->high; has = m->has_high; break;
-	case V_MMAX: u = m->max; has = m->has_max; break;
-	case V_SWAP: u = m->swap_current; has = m->has_swap; break;
 	case V_SOME: u = m->some_total; has = m->has_pressure; break;
 	case V_FULL: u = m->full_total; has = m->has_pressure; break;
 	case V_EV_HIGH: u = m->ev_high; has = m->has_events; break;
@@ -158,7 +176,7 @@ static int cg_value(const struct cg_stat *s, enum cg_val v, uint64_t *x)
 	default: return 0;
 	}
 	*x = u;
-	return has && u != CG_NOLIMIT && !s->pseudo;
+	return has && !s->pseudo;
 }
 
 static const struct cg_family {
@@ -166,23 +184,6 @@ static const struct cg_family {
 	enum cg_val v;
 	const char *help;
 } cg_families[] = {
-	{ "idletop_working_set_bytes", "gauge", "bytes", V_WS,
-	  "Resident bytes of the subtree less those idle for at least "
-	  "--ws-cycles cycles." },
-	{ "idletop_suggested_low_bytes", "gauge", "bytes", V_LOW,
-	  "Suggested memory.low: the working set." },
-	{ "idletop_suggested_high_bytes", "gauge", "bytes", V_HIGH,
-	  "Suggested memory.high: working set plus --headroom, 4 MiB units." },
-	{ "idletop_memory_current_bytes", "gauge", "bytes", V_CURRENT,
-	  "memory.current (subtree)." },
-	{ "idletop_memory_low_bytes", "gauge", "bytes", V_MLOW,
-	  "memory.low, where set (absent: 'max' or no file)." },
-	{ "idletop_memory_high_bytes", "gauge", "bytes", V_MHIGH,
-	  "memory.high, where set (absent: 'max' or no file)." },
-	{ "idletop_memory_max_bytes", "gauge", "bytes", V_MMAX,
-	  "memory.max, where set (absent: 'max' or no file)." },
-	{ "idletop_memory_swap_current_bytes", "gauge", "bytes", V_SWAP,
-	  "memory.swap.current (subtree)." },
 	{ "idletop_pressure_memory_waiting_seconds", "counter", "seconds",
 	  V_SOME, "memory.pressure some total: time some tasks stalled." },
 	{ "idletop_pressure_memory_stalled_seconds", "counter", "seconds",
@@ -298,6 +299,9 @@ static void cgroups(struct out *o)
 	per_kind(o, "idletop_self_idle_bytes", 1, 1, "Evictable bytes of the "
 		 "cgroup itself idle for at least one cycle, by kind.");
 	idle_age(o);
+	for (i = 0; i < FIELDS_NR; i++)
+		if (fields[i].metric)
+			field_family(o, (enum field_id)i);
 	for (i = 0; i < sizeof(cg_families) / sizeof(*cg_families); i++)
 		cg_family(o, &cg_families[i]);
 }

@@ -104,6 +104,13 @@ static void get_current(const struct report *r, const struct cg_stat *s,
 	set_u(v, s->mem.has_current, s->mem.current);
 }
 
+static void get_mlow(const struct report *r, const struct cg_stat *s,
+		     struct field_val *v)
+{
+	(void)r;
+	set_u(v, s->mem.has_low, s->mem.low);
+}
+
 static void get_high(const struct report *r, const struct cg_stat *s,
 		     struct field_val *v)
 {
@@ -185,20 +192,25 @@ const struct field fields[FIELDS_NR] = {
 		"IDLE of RESIDENT, % (\"-\": nothing resident)", get_idlepct, 3 },
 	[F_WS] = { "working_set", "WORKSET", 9, FK_BYTES,
 		S | M | FF_TUI | FF_TEXT, "working_set",
-		"resident minus pages idle for >= --ws-cycles cycles", get_ws, 4 },
+		"resident minus pages idle for >= --ws-cycles cycles", get_ws, 4,
+		.metric = "idletop_working_set_bytes" },
 	[F_LOW] = { "sugg_low", "LOW*", 9, FK_BYTES, S | M | FF_TEXT,
 		"suggested_low", "suggested memory.low: the working set",
-		get_low, 15 },
+		get_low, 15, .metric = "idletop_suggested_low_bytes" },
 	[F_HIGH_SUGG] = { "sugg_high", "HIGH*", 9, FK_BYTES,
 		S | M | FF_TUI | FF_TEXT, "suggested_high",
 		"suggested memory.high (working set + --headroom, see REACC)",
-		get_hsugg, 8 },
+		get_hsugg, 8, .metric = "idletop_suggested_high_bytes" },
 	[F_CURRENT] = { "current", "CURRENT", 9, FK_BYTES,
-		S | FF_TUI | FF_TEXT, NULL, "memory.current", get_current, 9 },
+		S | FF_TUI | FF_TEXT, NULL, "memory.current", get_current, 9,
+		.metric = "idletop_memory_current_bytes" },
+	[F_MEMLOW] = { "low", "LOW", 9, FK_LIMIT, S, NULL, "memory.low",
+		get_mlow, 20, .metric = "idletop_memory_low_bytes" },
 	[F_HIGH] = { "high", "HIGH", 9, FK_LIMIT, S | FF_TEXT, NULL,
-		"memory.high", get_high, 16 },
+		"memory.high", get_high, 16,
+		.metric = "idletop_memory_high_bytes" },
 	[F_MAX] = { "max", "MAX", 9, FK_LIMIT, S, NULL, "memory.max",
-		get_max, 17 },
+		get_max, 17, .metric = "idletop_memory_max_bytes" },
 	[F_LIMIT] = { "high_max", "HIGH/MAX", 15, FK_HIGHMAX,
 		S | FF_TUI | FF_NOTEXT, NULL, "memory.high / memory.max",
 		get_limit, 13 },
@@ -211,7 +223,8 @@ const struct field fields[FIELDS_NR] = {
 		"refaults_per_second", "workingset refaults (anon + file) "
 		"per second, between two refreshes", get_refaults, 12 },
 	[F_SWAP] = { "swap", "SWAP", 8, FK_BYTES, S, NULL,
-		"memory.swap.current", get_swap, 18 },
+		"memory.swap.current", get_swap, 18,
+		.metric = "idletop_memory_swap_current_bytes" },
 	[F_REACCESS] = { "reaccess", "REACC", 8, FK_BYTES, S | M,
 		"reaccess", "found accessed this cycle after >= 1 idle cycle",
 		get_reaccess, 19 },
@@ -302,7 +315,9 @@ void fields_help(struct sbuf *b)
 	int i;
 
 	for (i = 0; i < FIELDS_NR; i++)
-		sb_printf(b, "  %-12s %-9s %s%s\n", fields[i].id,
+		sb_printf(b, "  %-12s %-9s %s%s%s%s\n", fields[i].id,
 			  fields[i].title, fields[i].help,
-			  fields[i].flags & FF_NOTEXT ? " (view only)" : "");
+			  fields[i].flags & FF_NOTEXT ? " (view only)" : "",
+			  fields[i].metric ? "; exporter: " : "",
+			  fields[i].metric ? fields[i].metric : "");
 }

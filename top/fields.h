@@ -2,8 +2,9 @@
 /*
  * fields.h - the one registry of per-cgroup columns: id, title, width,
  * getter, formatter, whether it sorts.  The TUI table, the column
- * chooser, batch text, JSON (fields with a json key) and --fields all
- * read it, so a new column is one entry in fields.c.
+ * chooser, batch text, JSON (fields with a json key), --fields
+ * and the exporter's per-cgroup gauges (metric) read it, so a new
+ * column is one entry in fields.c.
  */
 #ifndef IDLETOP_FIELDS_H
 #define IDLETOP_FIELDS_H
@@ -17,7 +18,8 @@ enum unit { U_AUTO, U_KIB, U_MIB, U_GIB, U_PAGES, U_NR };
 
 enum field_id {
 	F_NAME, F_RES, F_ANON, F_FILE, F_SHMEM, F_IDLE, F_IDLEPCT, F_WS,
-	F_LOW, F_HIGH_SUGG, F_CURRENT, F_HIGH, F_MAX, F_LIMIT, F_LIMITPCT,
+	F_LOW, F_HIGH_SUGG, F_CURRENT, F_MEMLOW, F_HIGH, F_MAX, F_LIMIT,
+	F_LIMITPCT,
 	F_PSI, F_REFAULTS, F_SWAP, F_REACCESS, F_TREND, FIELDS_NR
 };
 
@@ -55,6 +57,9 @@ struct field {
 	void (*get)(const struct report *r, const struct cg_stat *s,
 		    struct field_val *v);
 	int keep;		/* narrow view: lower ones stay longer */
+	/* the exporter's per-cgroup gauge (bytes: FK_BYTES, FK_LIMIT with
+	 * "max" absent), NULL: not exported as a column is */
+	const char *metric;
 };
 
 extern const struct field fields[FIELDS_NR];

@@ -10,6 +10,8 @@
 #  - every field of `idletop --fields=help` (top/fields.c's registry, the
 #    one the view, the text output and the help screen use) is a tag of
 #    FIELDS, with its title, and every tag there is a field;
+#  - every metric family that -f openmetrics (the exporter's output) gives
+#    over a mkfixture tree is named in OUTPUT;
 #  - the page renders without a single groff warning (groff -ww, and
 #    `man --warnings -l` where man-db is installed);
 #  - `make install DESTDIR=... PREFIX=/usr` installs idletop and the page.
@@ -108,6 +110,25 @@ if [ -s "$tmp/help.fields" ] && cmp -s "$tmp/help.fields" "$tmp/man.fields"; the
 else
 	bad "FIELDS of docs/idletop.1 differs from idletop --fields=help:"
 	diff "$tmp/help.fields" "$tmp/man.fields"
+fi
+
+# --- metrics: every family the exporter serves is in OUTPUT --------------
+if make -s -C "$top/top" all "$top/build/top/unit/mkfixture" > "$tmp/fx.log" 2>&1 &&
+	"$top/build/top/unit/mkfixture" "$tmp/fx" > /dev/null &&
+	"$idletop" --root "$tmp/fx" -b -n 1 -f openmetrics --period 0.1 \
+		> "$tmp/om" 2> "$tmp/om.err"; then
+	sed -nE 's/^# TYPE ([a-z_]+) .*/\1/p' "$tmp/om" | sort -u > "$tmp/families"
+	awk '/^\.SH / { sec = substr($0, 5) } sec == "OUTPUT"' "$page" > "$tmp/output"
+	missing=$(while read -r f; do
+		grep -qF "$f" "$tmp/output" || echo "$f"
+	done < "$tmp/families")
+	if [ -s "$tmp/families" ] && [ -z "$missing" ]; then
+		ok "OUTPUT names all $(wc -l < "$tmp/families") metric families the exporter serves"
+	else
+		bad "metric families not in OUTPUT of docs/idletop.1: ${missing:-none served}"
+	fi
+else
+	bad "idletop -f openmetrics over a fixture"; cat "$tmp/fx.log" "$tmp/om.err"
 fi
 
 # --- rendering -----------------------------------------------------------

@@ -192,6 +192,7 @@ Columns: Space or Enter shows/hides, Esc or F2 back (--fields on the command lin
  [ ] LOW*      sugg_low     suggested memory.low: the working set
  [x] HIGH*     sugg_high    suggested memory.high (working set + --headroom, see
  [x] CURRENT   current      memory.current
+ [ ] LOW       low          memory.low
  [ ] HIGH      high         memory.high
  [ ] MAX       max          memory.max
  [x] HIGH/MAX  high_max     memory.high / memory.max
@@ -199,7 +200,6 @@ Columns: Space or Enter shows/hides, Esc or F2 back (--fields on the command lin
  [x] PSI10     psi          memory.pressure some avg10, %
  [x] REFLT/s   refaults     workingset refaults (anon + file) per second, betwee
  [ ] SWAP      swap         memory.swap.current
- [ ] REACC     reaccess     found accessed this cycle after >= 1 idle cycle
 h help  Esc back  u units  p freeze  q quit
 EOF
 quit
