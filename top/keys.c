@@ -85,7 +85,7 @@ static const char *const help_text[A_NR] = {
 	[A_TOGGLE] = "collapse or expand the subtree; chooser: show or hide",
 	[A_EXPAND] = "expand the selected subtree",
 	[A_COLLAPSE] = "collapse the selected subtree",
-	[A_DETAIL] = "details: idle ages, reaccess, memory.stat, limits, "
+	[A_DETAIL] = "details: idle time, reaccess, memory.stat, limits, "
 		     "processes",
 	[A_SORT_NEXT] = "sort by the next column",
 	[A_SORT_PREV] = "sort by the previous column",

@@ -3,7 +3,8 @@
 # stage: host
 #
 # Golden screens, tig-style: idletop over a mkfixture tree (no kernel) in a
-# host tmux at fixed sizes, keys sent, and the whole screen compared with
+# host tmux at fixed sizes, keys and mouse reports sent, and the whole
+# screen (or, for the mouse, the line it should change) compared with
 # the expected text that follows each step here (measured screens once
 # cycle 20 is reached, every age bucket filled).  Only what moves on its
 # own is normalised (norm()): the numbers of header line 2 (progress, time
@@ -231,6 +232,85 @@ NAME*                         RESIDENT     IDLE  IDLE%  WORKSET
 |- quote"back\\slash                4M       4M  100.0       0B
 |- rtl\xe2\x80\xaeabc               4M       4M  100.0       0B
 h help  Enter zoom  i details  s sort  \ filter  F5 flat  u uni
+EOF
+quit
+
+# --- mouse (xterm X10 reports, as tmux passes them on), help, sort menu -----
+# click X Y / wheel X Y: a button 1 press and release, a wheel-down press,
+# at 0-based cell X, Y
+xy() { printf '%x %x' $(($1 + 33)) $(($2 + 33)); }
+click() { tm send-keys -t "$S" -H 1b 5b 4d 20 $(xy "$1" "$2") 1b 5b 4d 23 $(xy "$1" "$2"); }
+wheel() { tm send-keys -t "$S" -H 1b 5b 4d 61 $(xy "$1" "$2"); }
+start 80 24 C.UTF-8 --period 600 --first-window 0
+until_ok 10 has '^/ +6M'
+click 40 4	# the FILE title: sort by it
+until_ok 5 eval "has '^/   \[sort: file,' && has '^NAME +RESIDENT +FILE\* '" &&
+	ok "mouse: a click on a column title sorts by it" ||
+	bad "mouse: a click on FILE did not sort by it"
+click 5 8	# the third row below /: dup\x01 (equal sizes sort by name)
+tm send-keys -t "$S" i
+until_ok 5 has '^cgroup /dup\\x01$' &&
+	ok "mouse: a click selects the row (i: /dup\\x01)" ||
+	bad "mouse: a click on row 8 did not select /dup\\x01"
+tm send-keys -t "$S" Escape
+wheel 5 8	# three rows down: dup\\x01, esc\x1b[31mred, inv\xef\xbf\xbdff
+tm send-keys -t "$S" i
+until_ok 5 has '^cgroup /inv.ff$' &&
+	ok "mouse: the wheel moves the selection three rows" ||
+	bad "mouse: the wheel did not move the selection to /inv\xef\xbf\xbdff"
+tm send-keys -t "$S" Escape F6
+screen sort-menu-80x24-utf8 <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+measuring… N%, Nm left period Nm ref
+Mem total ?  resident 6M  idle measuring… N%
+/   [sort: file, units: auto]
+Sort by: Enter picks, Esc or F6 back
+   NAME      the cgroup (flat view: its path)
+   RESIDENT  user pages on the LRU (before the first cycle: memory.stat anon+fil
+   ANON      anonymous pages
+ * FILE      page cache pages, shmem apart
+   SHMEM     shmem and tmpfs pages
+   IDLE      pages not accessed for at least one cycle
+   IDLE%     IDLE of RESIDENT, % ("-": nothing resident)
+   WORKSET   resident minus pages idle for >= --ws-cycles cycles
+   LOW*      suggested memory.low: the working set
+   HIGH*     suggested memory.high (working set + --headroom, see REACC)
+   CURRENT   memory.current
+   LOW       memory.low
+   HIGH      memory.high
+   MAX       memory.max
+   HIGH/MAX  memory.high / memory.max
+   %LIMIT    memory.current of the lower of memory.high and memory.max, %
+   PSI10     memory.pressure some avg10, %
+   REFLT/s   workingset refaults (anon + file) per second, between two refreshes
+h help  Esc back  u units  p freeze  q quit
+EOF
+tm send-keys -t "$S" Escape h
+screen help-80x24-utf8 <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+measuring… N%, Nm left period Nm ref
+Mem total ?  resident 6M  idle measuring… N%
+/   [sort: file, units: auto]
+Keys
+  Up k                       move up / scroll up
+  Down j                     move down / scroll down
+  PgUp ^B                    page up
+  PgDn ^F                    page down
+  Home g                     first row
+  End G                      last row
+  Enter Right                zoom into the selected cgroup (it becomes the root)
+  Left Backspace             zoom out to the parent cgroup
+  Space                      collapse or expand the subtree; chooser: show or hi
+  +                          expand the selected subtree
+  -                          collapse the selected subtree
+  i                          details: idle time, reaccess, memory.stat, limits,
+  s >                        sort by the next column
+  <                          sort by the previous column
+  r                          reverse the sort order
+  F6                         sort menu: pick the sort column
+  \ F4                       filter cgroups by name (case-insensitive)
+  / F3                       search: select the next cgroup whose name matches
+Esc back  u units  p freeze  q quit
 EOF
 quit
 
