@@ -101,6 +101,7 @@ struct detail_state {
 
 struct menu_state {		/* column chooser and sort menu */
 	int sel;
+	int top;		/* first entry drawn */
 };
 
 enum prompt_kind { P_NONE, P_FILTER, P_SEARCH, P_PERIOD, P_DELAY };
@@ -146,6 +147,10 @@ int ui_put(int y, int x, int w, const char *s);	/* cells written, <= w */
 void ui_esc(const struct ui *u, struct sbuf *b, const char *name);
 void ui_fill(int y, int x, int w);
 const char *ui_unit_name(int unit);
+/* Menus of n entries shown `rows` at a time: the first entry to draw,
+ * the selection clamped and kept in view; a movement key. */
+int menu_top(struct menu_state *m, int n, int rows);
+void menu_move(struct menu_state *m, enum action a, int n, int rows);
 int ui_unit_parse(const char *s);
 
 /* ui_view.c */

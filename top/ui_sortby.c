@@ -19,6 +19,11 @@ static int sortable(enum field_id *v)
 	return n;
 }
 
+static int rows(const struct ui *u)
+{
+	return LINES - 1 - (TOP_ROW + 1);
+}
+
 void sortby_draw(struct ui *u)
 {
 	enum field_id v[FIELDS_NR];
@@ -32,7 +37,8 @@ void sortby_draw(struct ui *u)
 	sb_init(&b);
 	attrset(ui_attr(u, CP_TITLE));
 	ui_put(y++, 0, COLS, "Sort by: Enter picks, Esc or F6 back");
-	for (i = 0; i < n && y < LINES - 1; i++, y++) {
+	for (i = menu_top(&u->menu, n, rows(u)); i < n && y < LINES - 1;
+	     i++, y++) {
 		sb_reset(&b);
 		sb_printf(&b, " %c %-9s %s", v[i] == u->vs.sort ? '*' : ' ',
 			  fields[v[i]].title, fields[v[i]].help);
@@ -52,10 +58,10 @@ int sortby_key(struct ui *u, enum action a)
 	if (u->menu.sel < 0)
 		u->menu.sel = 0;
 	switch (a) {
-	case A_UP: u->menu.sel -= u->menu.sel > 0; break;
-	case A_DOWN: u->menu.sel += u->menu.sel + 1 < n; break;
-	case A_HOME: case A_PGUP: u->menu.sel = 0; break;
-	case A_END: case A_PGDN: u->menu.sel = n - 1; break;
+	case A_UP: case A_DOWN: case A_PGUP: case A_PGDN: case A_HOME:
+	case A_END:
+		menu_move(&u->menu, a, n, rows(u));
+		break;
 	case A_SELECT:
 		u->vs.sort = v[u->menu.sel];
 		u->screen = S_TREE;

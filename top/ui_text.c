@@ -125,3 +125,34 @@ void ui_fill(int y, int x, int w)
 	if (w > 0)
 		mvhline(y, x, ' ', w);
 }
+
+int menu_top(struct menu_state *m, int n, int rows)
+{
+	if (rows < 1)
+		rows = 1;
+	if (m->sel >= n)
+		m->sel = n - 1;
+	if (m->sel < 0)
+		m->sel = 0;
+	if (m->top > m->sel)
+		m->top = m->sel;
+	if (m->sel >= m->top + rows)
+		m->top = m->sel - rows + 1;
+	if (m->top > n - rows)
+		m->top = n > rows ? n - rows : 0;
+	return m->top;
+}
+
+void menu_move(struct menu_state *m, enum action a, int n, int rows)
+{
+	switch (a) {
+	case A_UP: m->sel--; break;
+	case A_DOWN: m->sel++; break;
+	case A_PGUP: m->sel -= rows > 1 ? rows - 1 : 1; break;
+	case A_PGDN: m->sel += rows > 1 ? rows - 1 : 1; break;
+	case A_HOME: m->sel = 0; break;
+	case A_END: m->sel = n - 1; break;
+	default: return;
+	}
+	menu_top(m, n, rows);
+}

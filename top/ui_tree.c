@@ -315,8 +315,15 @@ int tree_key(struct ui *u, enum action a)
 	case A_FILTER: ui_prompt(u, P_FILTER, u->vs.filter); break;
 	case A_SEARCH: ui_prompt(u, P_SEARCH, NULL); break;
 	case A_SEARCH_NEXT: search_next(u); break;
-	case A_SORT_MENU: u->screen = S_SORTBY; u->menu.sel = -1; break;
-	case A_COLUMNS: u->screen = S_COLUMNS; u->menu.sel = 0; break;
+	case A_SORT_MENU:
+		u->screen = S_SORTBY;
+		u->menu.sel = -1;
+		u->menu.top = 0;
+		break;
+	case A_COLUMNS:
+		u->screen = S_COLUMNS;
+		u->menu.sel = u->menu.top = 0;
+		break;
 	case A_DETAIL: detail(u); break;
 	default:
 		return 0;

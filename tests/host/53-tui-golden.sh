@@ -182,26 +182,82 @@ idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
 cycle N: N%, Ns left period Ns [FROZ
 Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
 /   [sort: name, units: auto]
-Columns: Space or Enter shows/hides, Esc or F2 back (--fields on the command lin
+Columns: Space shows/hides, F7 [ F8 ] move, Esc or F2 back (saved on exit; --fie
  [x] RESIDENT  resident     user pages on the LRU (before the first cycle: memor
  [x] ANON      anon         anonymous pages
  [x] FILE      file         page cache pages, shmem apart
- [ ] SHMEM     shmem        shmem and tmpfs pages
  [x] IDLE      idle         pages not accessed for at least one cycle
  [x] IDLE%     idle_pct     IDLE of RESIDENT, % ("-": nothing resident)
  [x] WORKSET   working_set  resident minus pages idle for >= --ws-cycles cycles
- [ ] LOW*      sugg_low     suggested memory.low: the working set
  [x] HIGH*     sugg_high    suggested memory.high (working set + --headroom, see
  [x] CURRENT   current      memory.current
- [ ] LOW       low          memory.low
- [ ] HIGH      high         memory.high
- [ ] MAX       max          memory.max
  [x] HIGH/MAX  high_max     memory.high / memory.max
  [x] %LIMIT    limit_pct    memory.current of the lower of memory.high and memor
  [x] PSI10     psi          memory.pressure some avg10, %
  [x] REFLT/s   refaults     workingset refaults (anon + file) per second, betwee
+ [x] TREND     trend        IDLE% over the last cycles
+ [ ] SHMEM     shmem        shmem and tmpfs pages
+ [ ] LOW*      sugg_low     suggested memory.low: the working set
+ [ ] LOW       low          memory.low
+ [ ] HIGH      high         memory.high
+ [ ] MAX       max          memory.max
+h help  Esc back  u units  p freeze  q quit
+EOF
+# IDLE two places earlier (F7 [), REACC shown (End: the list scrolls to
+# the last hidden entry; Space appends it), back to the tree
+tm send-keys -t "$S" Home Down Down Down F7 '[' End Space
+screen columns-moved-80x24-utf8 <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+cycle N: N%, Ns left period Ns [FROZ
+Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
+/   [sort: name, units: auto]
+Columns: Space shows/hides, F7 [ F8 ] move, Esc or F2 back (saved on exit; --fie
+ [x] ANON      anon         anonymous pages
+ [x] FILE      file         page cache pages, shmem apart
+ [x] IDLE%     idle_pct     IDLE of RESIDENT, % ("-": nothing resident)
+ [x] WORKSET   working_set  resident minus pages idle for >= --ws-cycles cycles
+ [x] HIGH*     sugg_high    suggested memory.high (working set + --headroom, see
+ [x] CURRENT   current      memory.current
+ [x] HIGH/MAX  high_max     memory.high / memory.max
+ [x] %LIMIT    limit_pct    memory.current of the lower of memory.high and memor
+ [x] PSI10     psi          memory.pressure some avg10, %
+ [x] REFLT/s   refaults     workingset refaults (anon + file) per second, betwee
+ [x] TREND     trend        IDLE% over the last cycles
+ [x] REACC     reaccess     found accessed this cycle after >= 1 idle cycle
+ [ ] SHMEM     shmem        shmem and tmpfs pages
+ [ ] LOW*      sugg_low     suggested memory.low: the working set
+ [ ] LOW       low          memory.low
+ [ ] HIGH      high         memory.high
+ [ ] MAX       max          memory.max
  [ ] SWAP      swap         memory.swap.current
 h help  Esc back  u units  p freeze  q quit
+EOF
+tm send-keys -t "$S" Escape
+screen tree-moved-80x24-utf8 <<'EOF'
+idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
+cycle N: N%, Ns left period Ns [FROZ
+Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
+/   [sort: name, units: auto]
+NAME*                       RESIDENT     IDLE    FILE  IDLE%  WORKSET  TREND
+/                                60M      60M     15M  100.0       0B  ████████
+├─ bad\xff\xfe utf8 \xc2\x        4M       4M      1M  100.0       0B  ████████
+├─ café ✓                         4M       4M      1M  100.0       0B  ████████
+├─ dup\x01                        4M       4M      1M  100.0       0B  ████████
+├─ dup\\x01                       4M       4M      1M  100.0       0B  ████████
+├─ esc\x1b[31mred                 4M       4M      1M  100.0       0B  ████████
+├─ inv�ff                         4M       4M      1M  100.0       0B  ████████
+├─ inv\xfe                        4M       4M      1M  100.0       0B  ████████
+├─ inv\xff                        4M       4M      1M  100.0       0B  ████████
+├─ new\x0aline                    4M       4M      1M  100.0       0B  ████████
+├─ plain.slice                    8M       8M      2M  100.0       0B  ████████
+│  └─ with space                  4M       4M      1M  100.0       0B  ████████
+├─ quote"back\\slash              4M       4M      1M  100.0       0B  ████████
+├─ rtl\xe2\x80\xaeabc             4M       4M      1M  100.0       0B  ████████
+├─ rtl\xe2\x81\xa6iso             4M       4M      1M  100.0       0B  ████████
+└─ zw\xe2\x80\x8bsp               4M       4M      1M  100.0       0B  ████████
+
+
+h help  Enter zoom  i details  s sort  \ filter  F5 flat  u units  p freeze  q
 EOF
 quit
 until_ok 5 test -s "$XDG_CONFIG_HOME/idletop/idletoprc" ||
@@ -243,8 +299,9 @@ click() { tm send-keys -t "$S" -H 1b 5b 4d 20 $(xy "$1" "$2") 1b 5b 4d 23 $(xy "
 wheel() { tm send-keys -t "$S" -H 1b 5b 4d 61 $(xy "$1" "$2"); }
 start 80 24 C.UTF-8 --period 600 --first-window 0
 until_ok 10 has '^/ +6M'
-click 40 4	# the FILE title: sort by it
-until_ok 5 eval "has '^/   \[sort: file,' && has '^NAME +RESIDENT +FILE\* '" &&
+x=$(tm capture-pane -p -t "$S" | sed -n 5p | awk '{ print index($0, " FILE ") }')
+click "$x" 4	# the FILE title (where the rc file's column order put it)
+until_ok 5 eval "has '^/   \[sort: file,' && has '^NAME .* FILE\* '" &&
 	ok "mouse: a click on a column title sorts by it" ||
 	bad "mouse: a click on FILE did not sort by it"
 click 5 8	# the third row below /: dup\x01 (equal sizes sort by name)
