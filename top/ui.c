@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ui.c - the interactive mode: terminal setup and restore, the main loop
+ * ui.c - the interactive mode: the main loop
  *   poll(stdin, engine_wait()) -> keys, or one engine_step()
  *   -> a new report after a completed cycle, or engine_refresh() every
  *      refresh delay (memory.*, PSI, refaults): rebuild the rows, redraw
- * and the key dispatcher (keys.c's table -> the screen's x_key()).
+ * and the key dispatcher (keys.c's table -> the screen's x_key());
+ * the terminal's setup is ui_term.c's.
  */
 #include <curses.h>
 #include <errno.h>
-#include <langinfo.h>
-#include <locale.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,58 +300,6 @@ static int loop(struct ui *u)
 	return 0;
 }
 
-static void setup_colors(struct ui *u)
-{
-	u->t.colors = has_colors() && start_color() == OK;
-	if (!u->t.colors)
-		return;
-	use_default_colors();
-	init_pair(CP_NORMAL, -1, -1);
-	init_pair(CP_HEADER, COLOR_BLACK, COLOR_CYAN);
-	init_pair(CP_TITLE, COLOR_CYAN, -1);
-	init_pair(CP_SELECT, COLOR_BLACK, COLOR_GREEN);
-	init_pair(CP_HOT, COLOR_RED, -1);
-	init_pair(CP_COLD, COLOR_BLUE, -1);
-	init_pair(CP_DIM, COLOR_YELLOW, -1);
-}
-
-static int start_term(struct ui *u, SCREEN **scr)
-{
-	const char *cs;
-
-	setlocale(LC_ALL, "");
-	cs = nl_langinfo(CODESET);
-	u->t.utf8 = cs && !strcmp(cs, "UTF-8");
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "idletop: the interactive view needs a "
-			"terminal; use -b for batch output\n");
-		return -1;
-	}
-	tty_save(STDOUT_FILENO);	/* for a fatal signal's handler */
-	*scr = newterm(NULL, stdout, stdin);
-	if (!*scr) {
-		fprintf(stderr, "idletop: cannot use terminal type '%s'\n",
-			getenv("TERM") ? getenv("TERM") : "");
-		return -1;
-	}
-	raw();		/* ^C is a key (quit), not a SIGINT to the shell too */
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED
-#ifdef BUTTON5_PRESSED
-		  | BUTTON5_PRESSED
-#endif
-		  , NULL);
-	mouseinterval(0);
-	setup_colors(u);
-	tty_arm();
-	return 0;
-}
-
 static void ui_free(struct ui *u)
 {
 	view_free(&u->view);
@@ -399,7 +346,7 @@ int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop)
 	u.mem_total = read_mem_total(cfg->root);
 	u.cpu_t = now_mono();
 	u.cpu_c = now_cpu();
-	if (start_term(&u, &scr)) {
+	if (ui_term_start(&u, &scr)) {
 		ui_free(&u);
 		free(rc);
 		return 1;

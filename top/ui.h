@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ui.h - idletop's interactive view (ncurses). ui.c owns the terminal and
- * the main loop; ui_view.c turns a struct report into visible rows (zoom,
- * filter, collapse, sort, flat); ui_trend.c keeps idle % history per
+ * ui.h - idletop's interactive view (ncurses). ui.c owns the main loop
+ * and the dispatch, ui_term.c the terminal; ui_view.c turns a struct
+ * report into visible rows (zoom, filter, collapse, sort, flat); ui_trend.c keeps idle % history per
  * cgroup; ui_procs.c reads the processes of a subtree; ui_text.c has the
  * text helpers; ui_rc.c the saved settings; one file per screen
  * (ui_header.c, ui_tree.c, ui_detail.c, ui_help.c, ui_columns.c,
@@ -137,6 +137,10 @@ int ui_have_rep(const struct ui *u);
 /* ui_prompt.c */
 void ui_prompt(struct ui *u, enum prompt_kind k, const char *init);
 void prompt_key(struct ui *u, int ch);
+
+/* ui_term.c: set the terminal up; 0, or -1 with a message on stderr. */
+struct screen;
+int ui_term_start(struct ui *u, struct screen **scr);
 
 /* ui_text.c */
 void ui_msg(struct ui *u, const char *fmt, ...)
