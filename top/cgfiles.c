@@ -144,18 +144,12 @@ int cg_parse_pressure(const char *text, struct cg_mem *m)
 	return 0;
 }
 
-static char *read_in(const char *dir, const char *name)
+static char *read_in(int dir, const char *name)
 {
-	char *p = path_join(dir, name), *t;
-
-	if (!p)
-		return NULL;
-	t = read_text_file(p, NULL);
-	free(p);
-	return t;
+	return read_text_at(dir, name, NULL);
 }
 
-static int read_limit(const char *dir, const char *name, uint64_t *v)
+static int read_limit(int dir, const char *name, uint64_t *v)
 {
 	char *t = read_in(dir, name);
 	int ok = t && !cg_parse_limit(t, v);
@@ -164,7 +158,7 @@ static int read_limit(const char *dir, const char *name, uint64_t *v)
 	return ok;
 }
 
-void cg_read_mem(const char *dir, struct cg_mem *m)
+void cg_read_mem(int dir, struct cg_mem *m)
 {
 	char *t;
 

@@ -2,10 +2,12 @@
 /* cgroup.c - find the cgroup2 mount and walk its tree */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cgroup.h"
 #include "fmt.h"
 #include "util.h"
@@ -159,9 +161,9 @@ static int add_name(char ***v, size_t *n, size_t *cap, const char *name)
  * Sorted names of the subdirectories of dir into *out (NULL, *n = 0 if
  * none or dir vanished). -1 with errno when it cannot be read whole.
  */
-static int list_dirs(const char *dir, char ***out, size_t *n)
+static int list_dirs(int fd, char ***out, size_t *n)
 {
-	DIR *d = util_fault("cg.opendir") ? NULL : opendir(dir);
+	DIR *d = util_fault("cg.opendir") ? NULL : fdopendir(fd);
 	struct dirent *e;
 	char **v = NULL;
 	size_t cap = 0;
@@ -169,8 +171,12 @@ static int list_dirs(const char *dir, char ***out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	if (!d)
+	if (!d) {
+		rc = errno;
+		close(fd);
+		errno = rc;
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	}
 	for (;;) {
 		errno = 0;
 		e = util_fault("cg.readdir") ? NULL : readdir(d);
@@ -244,12 +250,29 @@ static int walk_kids(struct walk *w, const char *rel, char **kids, size_t n,
 	return rc;
 }
 
-/* Gone or replaced by a file meanwhile: skipped, not fatal. */
-static int vanished(const char *abs, struct stat *st)
+/*
+ * A cgroup's directory is opened once: its inode, its memory.* files and
+ * its children all come from that one directory, even if the path is
+ * replaced meanwhile, and each file is one lookup instead of a walk of
+ * the whole path.  Gone, or replaced by a file or (below the top) a
+ * symlink: 1, skipped, not fatal.  0 with *fd, or -1.
+ */
+static int open_dir(const char *abs, int depth, int *fd, struct stat *st)
 {
-	if (stat(abs, st))
-		return errno == ENOENT || errno == ENOTDIR ? 1 : -1;
-	return !S_ISDIR(st->st_mode);
+	int e;
+
+	*fd = open(abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		   (depth ? O_NOFOLLOW : 0));
+	if (*fd < 0)
+		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ?
+		       1 : -1;
+	if (!fstat(*fd, st))
+		return 0;
+	e = errno;
+	close(*fd);
+	*fd = -1;
+	errno = e;
+	return -1;
 }
 
 /* rel (malloc'ed) goes into the tree or is freed, whatever happens. */
@@ -259,25 +282,33 @@ static int walk(struct walk *w, char *rel, size_t nlen, int parent,
 	char *abs = path_join(w->mount, rel), **kids = NULL;
 	struct stat st;
 	size_t n = 0;
-	int self, v, rc = -1;
+	int self, v, fd = -1, rc = -1;
 
 	errno = ENOMEM;
-	if (!abs || util_fault("cg.node") || (v = vanished(abs, &st)) < 0 ||
+	if (!abs || util_fault("cg.node") ||
+	    (v = open_dir(abs, depth, &fd, &st)) < 0 ||
 	    (!v && push(w->t, rel, nlen, (uint64_t)st.st_ino, parent,
 			depth))) {
 		rc = walk_fail(w, rel);
 	} else if (v) {
 		rc = 0;
 	} else {
-		/* rel belongs to the tree now */
+		/* rel belongs to the tree now; list_dirs() closes fd */
 		self = (int)w->t->n - 1;
-		cg_read_mem(abs, &w->t->v[self].mem);
-		rc = depth < MAX_DEPTH ? list_dirs(abs, &kids, &n) : 0;
+		cg_read_mem(fd, &w->t->v[self].mem);
 		free(abs);
+		if (depth < MAX_DEPTH) {
+			rc = list_dirs(fd, &kids, &n);
+		} else {
+			close(fd);
+			rc = 0;
+		}
 		if (rc)
 			return walk_fail(w, rel);
 		return walk_kids(w, rel, kids, n, self, depth);
 	}
+	if (fd >= 0)
+		close(fd);
 	free(abs);
 	free(rel);
 	return rc;

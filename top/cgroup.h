@@ -68,8 +68,11 @@ void cg_tree_free(struct cg_tree *t);
 /* Index of the cgroup with this inode, or -1. */
 long cg_tree_find(const struct cg_tree *t, uint64_t ino);
 
-/* cgfiles.c: read and parse the memory.* files of one cgroup directory. */
-void cg_read_mem(const char *dir, struct cg_mem *m);
+/*
+ * cgfiles.c: read and parse the memory.* files of the cgroup directory
+ * open at dir (each file one lookup in it, all from that one directory).
+ */
+void cg_read_mem(int dir, struct cg_mem *m);
 int cg_parse_memstat(const char *text, struct cg_mem *m);
 int cg_parse_events(const char *text, struct cg_mem *m);
 int cg_parse_limit(const char *text, uint64_t *v);

@@ -71,9 +71,14 @@ char *path_join(const char *a, const char *b)
 
 char *read_text_file(const char *path, size_t *lenp)
 {
+	return read_text_at(AT_FDCWD, path, lenp);
+}
+
+char *read_text_at(int dirfd, const char *name, size_t *lenp)
+{
 	size_t cap = 4096, len = 0;
 	char *buf, *n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;

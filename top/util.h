@@ -20,6 +20,8 @@ ssize_t pwrite_full(int fd, const void *buf, size_t len, off_t off);
 char *path_join(const char *a, const char *b);
 /* Whole small text file, NUL-terminated, malloc'ed; NULL + errno on error. */
 char *read_text_file(const char *path, size_t *len);
+/* The same for name under the directory dirfd (AT_FDCWD: the cwd). */
+char *read_text_at(int dirfd, const char *name, size_t *len);
 /* Monotonic and process-CPU clocks in seconds. */
 double now_mono(void);
 double now_cpu(void);
