@@ -10,6 +10,7 @@
 #include <string.h>
 #include "kpf.h"
 #include "scan_folio.h"
+#include "scan_range.h"
 
 /* The kpageflags bits count_page() reads, from a record's flags. */
 static uint64_t kpf_of(uint32_t flags)

@@ -3,7 +3,7 @@
  * scan_folio.h - the scanner's side of the folio records (scan_folio.c):
  * with KPAGEIDLE_SCAN_FOLIOS a range is one pass, the ioctl's records
  * alone (no /proc/kpageflags, no /proc/kpagecgroup), counted per PFN by
- * scan.c's count_page() so that both paths share the accounting.
+ * scan_range.c's count_page() so that both paths share the accounting.
  */
 #ifndef IDLETOP_SCAN_FOLIO_H
 #define IDLETOP_SCAN_FOLIO_H
@@ -12,13 +12,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "scan.h"
-
-/*
- * scan.c: count one user page with its kpageflags-style flags f (kind,
- * unevictable), memcg inode and idle state, and update its age.
- */
-int count_page(struct scanner *sc, uint64_t pfn, uint64_t f, uint64_t ino,
-	       int idle);
 
 /*
  * Test, count and (unless sc->no_mark) re-mark [pfn, pfn + n) from the
