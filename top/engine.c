@@ -165,6 +165,7 @@ void engine_progress(const struct engine *e, struct engine_progress *p)
 {
 	const struct scanner *sc = &e->sc;
 	double f = sc->nr_pfns ? (double)sc->cursor / (double)sc->nr_pfns : 1;
+	double next;
 
 	memset(p, 0, sizeof(*p));
 	p->cycle = sc->cycle;
@@ -181,10 +182,12 @@ void engine_progress(const struct engine *e, struct engine_progress *p)
 	if (sc->pass_done)
 		f = 1;
 	p->left = cycle_left(sc);
-	if (sc->priming) {
-		p->left += sc->first || sc->cfg.cpu_frac <= 0 ||
-			   sc->last.cpu / sc->cfg.cpu_frac < sc->cfg.period ?
-			   sc->cfg.period : sc->last.cpu / sc->cfg.cpu_frac;
+	if (sc->priming) {	/* then a pass like the last one */
+		next = sc->cfg.period;
+		if (!sc->first && sc->cfg.cpu_frac > 0 &&
+		    sc->last.cpu / sc->cfg.cpu_frac > next)
+			next = sc->last.cpu / sc->cfg.cpu_frac;
+		p->left += next;
 		f /= 2;
 	} else if (p->fresh) {
 		f = (1 + f) / 2;

@@ -258,8 +258,8 @@ static int step(struct ui *u, double *next_refresh)
 /*
  * A redraw; the next one that no key asks for comes after TICK, or later
  * when a redraw costs more than a quarter of the --cpu budget over that
- * time (a slow terminal, an emulated machine): with refresh() held to a
- * quarter too, the scan keeps at least half of the budget.
+ * time (a slow terminal, an emulated machine): with engine_refresh()
+ * held to a quarter too (step()), the scan keeps at least half of it.
  */
 static double tick(struct ui *u)
 {
