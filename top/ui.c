@@ -226,6 +226,19 @@ static int fail(struct ui *u)
 }
 
 /*
+ * Periodic display work (a refresh, a redraw) that cost `cpu` seconds
+ * comes again after `floor` seconds, or later when that would take more
+ * than a quarter of the --cpu budget: with both held so, the scan keeps
+ * at least half of it.
+ */
+static double display_gap(const struct ui *u, double cpu, double floor)
+{
+	double gap = cpu / (u->cfg->cpu_pct / 100 / 4);
+
+	return gap > floor ? gap : floor;
+}
+
+/*
  * A slice when one is due (pacing), else a refresh when that is due:
  * every refresh delay, or less often when a refresh costs more than a
  * quarter of the CPU budget over that time (thousands of cgroups).
@@ -235,13 +248,10 @@ static int step(struct ui *u, double *next_refresh)
 	int rc = engine_wait(u->e) <= 0 ? engine_step(u->e) : 0;
 
 	if (rc == 0 && !u->paused && now_mono() >= *next_refresh) {
-		double c0 = now_cpu(), share = u->cfg->cpu_pct / 100 / 4;
+		double c0 = now_cpu();
 
 		rc = engine_refresh(u->e);
-		/* a refresh takes at most a quarter of the --cpu budget */
-		u->refresh_gap = (now_cpu() - c0) / share;
-		if (u->refresh_gap < u->delay)
-			u->refresh_gap = u->delay;
+		u->refresh_gap = display_gap(u, now_cpu() - c0, u->delay);
 		*next_refresh = now_mono() + u->refresh_gap;
 		return rc < 0 ? fail(u) : rc == 1 ? (reload(u), 0) : 0;
 	}
@@ -257,18 +267,15 @@ static int step(struct ui *u, double *next_refresh)
 
 /*
  * A redraw; the next one that no key asks for comes after TICK, or later
- * when a redraw costs more than a quarter of the --cpu budget over that
- * time (a slow terminal, an emulated machine): with engine_refresh()
- * held to a quarter too (step()), the scan keeps at least half of it.
+ * on a slow terminal or an emulated machine (display_gap()).
  */
 static double tick(struct ui *u)
 {
-	double c0 = now_cpu(), gap;
+	double c0 = now_cpu();
 
 	sample_cpu(u);
 	draw(u);
-	gap = (now_cpu() - c0) / (u->cfg->cpu_pct / 100 / 4);
-	return now_mono() + (gap > TICK ? gap : TICK);
+	return now_mono() + display_gap(u, now_cpu() - c0, TICK);
 }
 
 static int loop(struct ui *u)
