@@ -152,9 +152,12 @@ void ui_esc(const struct ui *u, struct sbuf *b, const char *name);
 void ui_fill(int y, int x, int w);
 const char *ui_unit_name(int unit);
 /* Menus of n entries shown `rows` at a time: the first entry to draw,
- * the selection clamped and kept in view; a movement key. */
+ * the selection clamped and kept in view; a movement key; the rows below
+ * the header and the menu's title; one entry's row at y. */
 int menu_top(struct menu_state *m, int n, int rows);
 void menu_move(struct menu_state *m, enum action a, int n, int rows);
+int menu_rows(const struct ui *u);
+void menu_row(const struct ui *u, int y, int selected, const char *text);
 int ui_unit_parse(const char *s);
 
 /* ui_view.c */

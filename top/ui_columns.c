@@ -74,11 +74,6 @@ static void shift(struct ui *u, int d)
 	view_build(u);
 }
 
-static int rows(const struct ui *u)
-{
-	return LINES - 1 - (TOP_ROW + 1);
-}
-
 void columns_draw(struct ui *u)
 {
 	struct sbuf b;
@@ -89,18 +84,15 @@ void columns_draw(struct ui *u)
 	attrset(ui_attr(u, CP_TITLE));
 	ui_put(y++, 0, COLS, "Columns: Space shows/hides, F7 [ F8 ] move, "
 	       "Esc or F2 back (saved on exit; --fields overrides)");
-	for (k = menu_top(&u->menu, NR, rows(u)); k < NR && y < LINES - 1;
+	for (k = menu_top(&u->menu, NR, menu_rows(u)); k < NR && y < LINES - 1;
 	     k++, y++) {
 		f = entry(u, k);
 		sb_reset(&b);
 		sb_printf(&b, " [%c] %-9s %-12s %s",
 			  k < (int)u->vs.cols.n ? 'x' : ' ',
 			  fields[f].title, fields[f].id, fields[f].help);
-		attrset(k == u->menu.sel ? ui_attr(u, CP_SELECT) : A_NORMAL);
-		ui_fill(y, 0, COLS);
-		ui_put(y, 0, COLS, sb_str(&b));
+		menu_row(u, y, k == u->menu.sel, sb_str(&b));
 	}
-	attrset(A_NORMAL);
 	sb_free(&b);
 }
 
@@ -109,7 +101,7 @@ int columns_key(struct ui *u, enum action a)
 	switch (a) {
 	case A_UP: case A_DOWN: case A_PGUP: case A_PGDN: case A_HOME:
 	case A_END:
-		menu_move(&u->menu, a, NR, rows(u));
+		menu_move(&u->menu, a, NR, menu_rows(u));
 		break;
 	case A_TOGGLE: case A_SELECT: toggle(u); break;
 	case A_MOVE_UP: shift(u, -1); break;

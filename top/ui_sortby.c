@@ -19,11 +19,6 @@ static int sortable(enum field_id *v)
 	return n;
 }
 
-static int rows(const struct ui *u)
-{
-	return LINES - 1 - (TOP_ROW + 1);
-}
-
 void sortby_draw(struct ui *u)
 {
 	enum field_id v[FIELDS_NR];
@@ -37,16 +32,13 @@ void sortby_draw(struct ui *u)
 	sb_init(&b);
 	attrset(ui_attr(u, CP_TITLE));
 	ui_put(y++, 0, COLS, "Sort by: Enter picks, Esc or F6 back");
-	for (i = menu_top(&u->menu, n, rows(u)); i < n && y < LINES - 1;
+	for (i = menu_top(&u->menu, n, menu_rows(u)); i < n && y < LINES - 1;
 	     i++, y++) {
 		sb_reset(&b);
 		sb_printf(&b, " %c %-9s %s", v[i] == u->vs.sort ? '*' : ' ',
 			  fields[v[i]].title, fields[v[i]].help);
-		attrset(i == u->menu.sel ? ui_attr(u, CP_SELECT) : A_NORMAL);
-		ui_fill(y, 0, COLS);
-		ui_put(y, 0, COLS, sb_str(&b));
+		menu_row(u, y, i == u->menu.sel, sb_str(&b));
 	}
-	attrset(A_NORMAL);
 	sb_free(&b);
 }
 
@@ -60,7 +52,7 @@ int sortby_key(struct ui *u, enum action a)
 	switch (a) {
 	case A_UP: case A_DOWN: case A_PGUP: case A_PGDN: case A_HOME:
 	case A_END:
-		menu_move(&u->menu, a, n, rows(u));
+		menu_move(&u->menu, a, n, menu_rows(u));
 		break;
 	case A_SELECT:
 		u->vs.sort = v[u->menu.sel];

@@ -156,3 +156,16 @@ void menu_move(struct menu_state *m, enum action a, int n, int rows)
 	}
 	menu_top(m, n, rows);
 }
+
+int menu_rows(const struct ui *u)
+{
+	return LINES - 1 - (UI_HEADER_ROWS(u) + 1);
+}
+
+void menu_row(const struct ui *u, int y, int selected, const char *text)
+{
+	attrset(selected ? ui_attr(u, CP_SELECT) : A_NORMAL);
+	ui_fill(y, 0, COLS);
+	ui_put(y, 0, COLS, text);
+	attrset(A_NORMAL);
+}
