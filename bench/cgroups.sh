@@ -14,6 +14,8 @@ mkdir -p "$b" /mnt/cgbench || exit 1
 echo +memory > "$b/cgroup.subtree_control" || exit 1
 mount -t tmpfs none /mnt/cgbench || exit 1
 have=0
+eight="for f in current low high max stat pressure events swap.current; do
+	cat $b/c*/memory.\$f; done > /dev/null"
 for n in 250 500 1000 2000; do
 	while [ $have -lt $n ]; do
 		mkdir "$b/c$have" || exit 1
@@ -26,11 +28,8 @@ for n in 250 500 1000 2000; do
 	echo "-- memory.stat of each"
 	time cat "$b"/c*/memory.stat > /dev/null || exit 1
 	echo "-- the eight memory.* files of each (after an unmeasured pass)"
-	for f in current low high max stat pressure events swap.current; do
-		cat "$b"/c*/memory.$f
-	done > /dev/null
-	time sh -c "for f in current low high max stat pressure events swap.current; do
-		cat $b/c*/memory.\$f; done > /dev/null" || exit 1
+	sh -c "$eight" || exit 1
+	time sh -c "$eight" || exit 1
 	echo "-- idletop -b -n 1 --period 0.5 --cpu 100 -f json"
 	time idletop -b -n 1 --period 0.5 --first-window 0 --cpu 100 -f json \
 		> /tmp/cgbench.json || exit 1
