@@ -144,14 +144,9 @@ int cg_parse_pressure(const char *text, struct cg_mem *m)
 	return 0;
 }
 
-static char *read_in(int dir, const char *name)
-{
-	return read_text_at(dir, name, NULL);
-}
-
 static int read_limit(int dir, const char *name, uint64_t *v)
 {
-	char *t = read_in(dir, name);
+	char *t = read_text_at(dir, name, NULL);
 	int ok = t && !cg_parse_limit(t, v);
 
 	free(t);
@@ -167,13 +162,13 @@ void cg_read_mem(int dir, struct cg_mem *m)
 	m->has_low = read_limit(dir, "memory.low", &m->low);
 	m->has_high = read_limit(dir, "memory.high", &m->high);
 	m->has_max = read_limit(dir, "memory.max", &m->max);
-	t = read_in(dir, "memory.stat");
+	t = read_text_at(dir, "memory.stat", NULL);
 	m->has_stat = t && !cg_parse_memstat(t, m);
 	free(t);
-	t = read_in(dir, "memory.pressure");
+	t = read_text_at(dir, "memory.pressure", NULL);
 	m->has_pressure = t && !cg_parse_pressure(t, m);
 	free(t);
-	t = read_in(dir, "memory.events");
+	t = read_text_at(dir, "memory.events", NULL);
 	m->has_events = t && !cg_parse_events(t, m);
 	free(t);
 	/* "max" cannot appear here; a CG_NOLIMIT value would be a bug */

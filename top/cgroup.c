@@ -158,8 +158,9 @@ static int add_name(char ***v, size_t *n, size_t *cap, const char *name)
 }
 
 /*
- * Sorted names of the subdirectories of dir into *out (NULL, *n = 0 if
- * none or dir vanished). -1 with errno when it cannot be read whole.
+ * Sorted names of the subdirectories of the directory open at fd (which
+ * this closes) into *out (NULL, *n = 0 if none or it vanished). -1 with
+ * errno when it cannot be read whole.
  */
 static int list_dirs(int fd, char ***out, size_t *n)
 {
