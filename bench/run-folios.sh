@@ -48,14 +48,18 @@ fstart() {	# name wsgen-args...
 	fpids="$fpids $!"
 }
 
+ready_wait() {	# FILE NAME: until wsgen NAME has written its --ready FILE
+	i=0
+	while [ ! -s "$1" ]; do
+		i=$((i + 1))
+		[ $i -gt 3000 ] && die "wsgen $2 not ready after 300 s"
+		sleep 0.1
+	done
+}
+
 fready() {	# names...: wait until populated
 	for n in "$@"; do
-		i=0
-		while [ ! -s "/tmp/fready.$n" ]; do
-			i=$((i + 1))
-			[ $i -gt 3000 ] && die "wsgen $n not ready after 300 s"
-			sleep 0.1
-		done
+		ready_wait "/tmp/fready.$n" "$n"
 	done
 }
 

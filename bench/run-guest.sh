@@ -156,12 +156,7 @@ start db --file "$(sz 20):0.25" --mmap "$(sz 15):0.25"
 start batch --thp "$(sz 20):0.25"
 start cache --anon "$(sz 7):0.1"
 for n in web db batch cache; do
-	i=0
-	while [ ! -s "/tmp/ready.$n" ]; do
-		i=$((i + 1))
-		[ $i -gt 3000 ] && die "wsgen $n not ready after 300 s"
-		sleep 0.1
-	done
+	ready_wait "/tmp/ready.$n" "$n"
 	info "workload=$n $(cat "/tmp/ready.$n")"
 done
 info populate_s=$(( $(date +%s) - t0 ))
@@ -284,12 +279,7 @@ $PIN wsgen --cgroup "$CG/scan" --dir "$DIR" --interval $INTERVAL \
 	--thp "$(sz 20):$SCAN_HOT" --file "$(sz 25):$SCAN_HOT" \
 	--shmem "$(sz 15):$SCAN_HOT" > /dev/null &
 pids="$pids $!"
-i=0
-while [ ! -s /tmp/ready.scan ]; do
-	i=$((i + 1))
-	[ $i -gt 3000 ] && die "wsgen scan not ready after 300 s"
-	sleep 0.1
-done
+ready_wait /tmp/ready.scan scan
 info "workload=scan $(cat /tmp/ready.scan)"
 scancycle() {	# workload method
 	$PIN benchrun --name "scan-$1-$2" -- scanbench "cycle-$2" 2>&1 |
