@@ -21,18 +21,26 @@ uint64_t stats_reaccess_ge(const struct cg_pages *p, int bucket)
 	return n;
 }
 
-/* Pages idle for >= k cycles, k = ws_cycles or a bucket's lower bound. */
-static uint64_t idle_ge(const struct cg_pages *p, unsigned k, unsigned ws)
+uint64_t stats_idle_ge(const struct cg_pages *p, int bucket)
 {
 	uint64_t n = 0;
 	int i;
 
+	for (i = bucket; i < AGE_BUCKETS; i++)
+		n += p->age[i];
+	return n;
+}
+
+/* Pages idle for >= k cycles, k = ws_cycles or a bucket's lower bound. */
+static uint64_t idle_ge(const struct cg_pages *p, unsigned k, unsigned ws)
+{
+	int i = 0;
+
 	if (k == ws)
 		return p->ws_idle;
-	for (i = 0; i < AGE_BUCKETS; i++)
-		if (age_bucket_min[i] >= k)
-			n += p->age[i];
-	return n;
+	while (i < AGE_BUCKETS && age_bucket_min[i] < k)
+		i++;
+	return stats_idle_ge(p, i);
 }
 
 /*

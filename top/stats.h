@@ -104,6 +104,8 @@ void report_free(struct report *r);
 void report_rates(struct report *r, const struct report *old);
 /* Pages found accessed after >= bucket i's idle cycles (cumulative). */
 uint64_t stats_reaccess_ge(const struct cg_pages *p, int bucket);
+/* Pages idle for >= bucket i's cycles (cumulative). */
+uint64_t stats_idle_ge(const struct cg_pages *p, int bucket);
 /*
  * For one REPORT_WARN_* bit: a stable id ("mglru_unfixed"), a one-line
  * summary for a header, and the full text with what to do.

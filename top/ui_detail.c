@@ -145,8 +145,8 @@ static void reaccess(struct page *pg, const struct cg_stat *s)
 	const struct report *r = pg->u->rep;
 	double cyc = r->p.cycle_seconds > 0 ? r->p.cycle_seconds :
 		     r->p.period, ws;
-	uint64_t ps = r->p.page_size, idle = 0, re;
-	int i, k;
+	uint64_t ps = r->p.page_size, idle, re;
+	int i;
 
 	sb_puts(&pg->b, "Reaccess this cycle (accessed again after >= K idle "
 		"cycles; per minute, % of the working set at K)");
@@ -154,8 +154,7 @@ static void reaccess(struct page *pg, const struct cg_stat *s)
 	if (!ui_measured(pg->u))
 		return;
 	for (i = 0; i < AGE_BUCKETS; i++) {
-		for (idle = 0, k = i; k < AGE_BUCKETS; k++)
-			idle += s->total.age[k] * ps;
+		idle = stats_idle_ge(&s->total, i) * ps;
 		re = stats_reaccess_ge(&s->total, i) * ps;
 		ws = (double)(s->resident > idle ? s->resident - idle : 0);
 		sb_printf(&pg->b, "  K >= %2u: ", age_bucket_min[i]);
