@@ -213,6 +213,28 @@ static int end_first(struct scanner *sc)
 	return 1;
 }
 
+/*
+ * Memory hot-added since the last cycle moves the end of kpageflags
+ * (max_pfn) up: the next cycle covers it, its PFNs with age 0 (never
+ * marked, so they read busy until a cycle has marked them).  Removed
+ * memory reads as holes.  Without memory for a larger age array, keep
+ * the old size.
+ */
+static void recount_pfns(struct scanner *sc)
+{
+	uint64_t n = scan_count_pfns(sc->flags_fd);
+	uint8_t *age;
+
+	if (n <= sc->nr_pfns || n != (size_t)n)
+		return;
+	age = realloc(sc->age, (size_t)n);
+	if (!age)
+		return;
+	memset(age + sc->nr_pfns, 0, (size_t)(n - sc->nr_pfns));
+	sc->age = age;
+	sc->nr_pfns = n;
+}
+
 /* The pass over all PFNs is done and its period is over: publish. */
 static int end_cycle(struct scanner *sc)
 {
@@ -223,6 +245,7 @@ static int end_cycle(struct scanner *sc)
 	sc->cpu_total += now_cpu() - sc->cycle_cpu;
 	if (published)
 		finish_cycle(sc);
+	recount_pfns(sc);
 	sc->cycle++;
 	start_cycle(sc);
 	if (published && sc->first)

@@ -322,6 +322,52 @@ static void test_report(void **state)
 	report_free(&r);
 }
 
+/*
+ * Memory hot-added while idletop runs: kpageflags starts at 2048 PFNs
+ * and grows to NPFN.  The cycle after the one that sees it grow covers
+ * the new PFNs (the 36 file pages of /c at 4160).
+ */
+static int setup_grow(void **state, enum idlesrc_kind src, size_t slice)
+{
+	struct t *t;
+	struct scan_config cfg;
+	char err[256];
+
+	setup_src(state, src, slice);
+	t = *state;
+	cfg = t->sc.cfg;
+	scan_close(&t->sc);
+	t->fx.npfn = 2048;
+	assert_int_equal(fx_write_pages(&t->fx, src != IDLESRC_BITMAP,
+					src == IDLESRC_BITMAP), 0);
+	if (scan_open(&t->sc, t->fx.root, &cfg, err, sizeof(err)))
+		fail_msg("scan_open: %s", err);
+	assert_int_equal(t->sc.nr_pfns, 2048);
+	fx_scan_calls = 0;
+	return 0;
+}
+
+static int setup_grow_kpi(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE, 64); }
+static int setup_grow_scan(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE_SCAN, 65536); }
+
+static void test_hot_added_memory(void **state)
+{
+	struct t *t = *state;
+
+	prime(t);
+	run_cycle(t);
+	assert_int_equal(t->sc.last.pfns, 2048);
+	assert_int_equal(get(t, t->C)->resident[PK_FILE], 0);
+	t->fx.npfn = NPFN;	/* the DIMM is online: max_pfn moved up */
+	run_cycle(t);		/* the cycle that was under way */
+	assert_int_equal(t->sc.last.pfns, 2048);
+	assert_int_equal(t->sc.nr_pfns, NPFN);
+	run_cycle(t);
+	assert_int_equal(t->sc.last.pfns, NPFN);
+	assert_int_equal(get(t, t->C)->resident[PK_FILE], 36);
+	assert_int_equal(get(t, t->A)->resident[PK_ANON], 100 + 100 + 512);
+}
+
 #define T(f, s) cmocka_unit_test_setup_teardown(f, s, teardown)
 
 int main(void)
@@ -351,6 +397,8 @@ int main(void)
 		T(test_report, setup_kpi),
 		T(test_report, setup_scan),
 		T(test_report, setup_folio),
+		T(test_hot_added_memory, setup_grow_kpi),
+		T(test_hot_added_memory, setup_grow_scan),
 	};
 
 	return cmocka_run_group_tests_name("scan", tests, NULL, NULL);
