@@ -20,6 +20,9 @@ static void check_kernel(struct engine *e)
 	unsigned now = idlesrc_mglru_unfixed(e->sc.root) ?
 		       REPORT_WARN_MGLRU : 0;
 
+	if (idlesrc_damon_paddr(e->sc.root))
+		now |= REPORT_WARN_DAMON;
+
 	e->params.warnings = now | e->warn_last;
 	e->warn_last = now;
 }

@@ -72,6 +72,16 @@ struct idlesrc {
  */
 int idlesrc_mglru_unfixed(const char *root);
 
+#define IDLESRC_DAMON_PATH	"sys/kernel/mm/damon/admin/kdamonds"
+/*
+ * 1 when a DAMON kdamond is on with a context of physical-address
+ * operations (kdamonds/N/state "on", kdamonds/N/contexts/M/operations
+ * "paddr"): DAMON then sets PG_idle on the pages it samples
+ * (mm/damon/paddr.c), the flag idle tracking reads.  0 otherwise or
+ * without DAMON's sysfs interface.  Paths under root.
+ */
+int idlesrc_damon_paddr(const char *root);
+
 const char *idlesrc_kind_name(enum idlesrc_kind k);
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k);
 /*

@@ -236,11 +236,16 @@ void report_free(struct report *r)
 
 const char *report_warning_id(unsigned bit)
 {
+	if (bit == REPORT_WARN_DAMON)
+		return "damon_paddr";
 	return bit == REPORT_WARN_MGLRU ? "mglru_unfixed" : "unknown";
 }
 
 const char *report_warning_short(unsigned bit)
 {
+	if (bit == REPORT_WARN_DAMON)
+		return "DAMON paddr monitor on: it sets the same idle flags; "
+		       "run one idle tracker";
 	if (bit != REPORT_WARN_MGLRU)
 		return "unknown warning";
 	return "IDLE OVERSTATED: MGLRU on, no idlemem series: echo n > "
@@ -249,6 +254,15 @@ const char *report_warning_short(unsigned bit)
 
 const char *report_warning_text(unsigned bit)
 {
+	if (bit == REPORT_WARN_DAMON)
+		return "a DAMON monitor of physical addresses is on "
+		       "(/sys/kernel/mm/damon/admin/kdamonds/*/state, operations "
+		       "paddr): DAMON marks the pages it samples idle itself "
+		       "(PG_idle, the flag idle tracking uses), which can hide "
+		       "read()s of page cache that no process maps, and idletop's "
+		       "marks make DAMON see accesses as missing. Run one idle "
+		       "tracker at a time: echo off > the kdamond's state. See "
+		       "docs/admin-guide.md, caveats.";
 	if (bit != REPORT_WARN_MGLRU)
 		return "unknown warning";
 	return "idle is overstated: the multi-gen LRU is on "

@@ -62,8 +62,9 @@ struct cg_stat {
 /* Why numbers may be wrong; each with a text saying what to do. */
 enum report_warning {
 	REPORT_WARN_MGLRU = 1 << 0,	/* idlesrc_mglru_unfixed() */
+	REPORT_WARN_DAMON = 1 << 1,	/* idlesrc_damon_paddr() */
 };
-#define REPORT_WARN_ALL REPORT_WARN_MGLRU
+#define REPORT_WARN_ALL (REPORT_WARN_MGLRU | REPORT_WARN_DAMON)
 
 struct report_params {
 	unsigned warnings;	/* REPORT_WARN_*, checked at each report */

@@ -2,6 +2,7 @@
 /*
  * test_mglru.c - idle overstated on a stock kernel with the multi-gen LRU
  * on: detected from the files under --root, and said in every output.
+ * Also the other warning: a DAMON paddr monitor running.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -173,10 +174,80 @@ static void test_switched(void **state)
 	fx_destroy(&fx);
 }
 
+/* mkdir -p root/rel */
+static void mkdirs(const char *root, const char *rel)
+{
+	char *p = path_join(root, rel), *s;
+
+	assert_non_null(p);
+	for (s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+		*s = 0;
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	mkdir(p, 0755);
+	free(p);
+}
+
+/* kdamond 0 in state, its context 1 with ops (NULL: no DAMON at all) */
+static void damon(struct fixture *fx, const char *state, const char *ops)
+{
+	char *d;
+
+	kernel(fx, 1, NULL);
+	if (!state)
+		return;
+	mkdirs(fx->root, IDLESRC_DAMON_PATH "/0/contexts/1");
+	mkdirs(fx->root, IDLESRC_DAMON_PATH "/0/contexts/0");
+	d = path_join(fx->root, IDLESRC_DAMON_PATH "/0");
+	assert_non_null(d);
+	assert_int_equal(fx_write(d, "state", state), 0);
+	free(d);
+	d = path_join(fx->root, IDLESRC_DAMON_PATH "/0/contexts/0");
+	assert_int_equal(fx_write(d, "operations", "vaddr\n"), 0);
+	free(d);
+	d = path_join(fx->root, IDLESRC_DAMON_PATH "/0/contexts/1");
+	assert_int_equal(fx_write(d, "operations", ops), 0);
+	free(d);
+}
+
+static void test_damon(void **state)
+{
+	static const struct { const char *state, *ops; int warn; } k[] = {
+		{ "on\n", "paddr\n", 1 },
+		{ "off\n", "paddr\n", 0 },	/* configured, not running */
+		{ "on\n", "fvaddr\n", 0 },	/* virtual addresses: own flags */
+		{ "on\n", "paddrx\n", 0 },
+		{ NULL, NULL, 0 },		/* no DAMON sysfs */
+	};
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	size_t i;
+	char *j;
+
+	(void)state;
+	for (i = 0; i < sizeof(k) / sizeof(*k); i++) {
+		damon(&fx, k[i].state, k[i].ops);
+		assert_int_equal(idlesrc_damon_paddr(fx.root), k[i].warn);
+		open_engine(&e, &c, &fx);
+		assert_int_equal(e.params.warnings,
+				 k[i].warn ? REPORT_WARN_DAMON : 0);
+		next_report(&e);
+		j = print(&e, FMT_JSON);
+		assert_int_equal(strstr(j, "\"id\":\"damon_paddr\"") != NULL,
+				 k[i].warn);
+		free(j);
+		engine_close(&e);
+		fx_destroy(&fx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_damon),
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_switched),
 	};
