@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 600
+#
+# Memory hot-added to the running guest: idletop is started first (a
+# batch run, a report every 3 s), then the test asks the host for a
+# 256 MiB DIMM (vm/run --monitor: a console line makes it object_add +
+# device_add pc-dimm), onlines its blocks as movable and starts a
+# workload there (memhold anon: 160 MiB, a quarter hot).  Then
+# /proc/kpageidle and the scan ioctl read the workload's cold pages on
+# the new PFNs idle, and the idletop that was running before the DIMM
+# existed counts the workload (resident, idle) within 2%.  Last, every
+# new block is offlined (the workload's pages migrate) while scans of
+# the range and idletop run: no error, no splat (the runner checks the
+# kernel log), offline PFNs read 0, idletop keeps reporting.
+
+set -u
+CG=/sys/fs/cgroup/distro-hotplug
+MEM=/sys/devices/system/memory
+M=1048576
+grep -qw idlemem.monitor=1 /proc/cmdline ||
+	{ echo "SKIP: no host monitor for hotplug (vm/run --monitor --maxmem)"; exit 77; }
+[ -r $MEM/block_size_bytes ] || { echo "SKIP: no memory hotplug (CONFIG_MEMORY_HOTPLUG=n)"; exit 77; }
+[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+token=$(sed -n 's/.*idlemem\.token=\([0-9a-f]*\).*/\1/p' /proc/cmdline)
+
+fail=0
+top= hold= scans=
+cleanup() {
+	for p in $scans $hold $top; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rmdir "$CG" 2>/dev/null
+}
+trap cleanup EXIT
+bad() { echo "FAIL: $*"; fail=1; }
+
+idletop -b -d 3 --cpu 100 --format openmetrics -o om 2> idletop.err &
+top=$!
+cycle() { sed -n 's/^idletop_cycle \([0-9]*\)$/\1/p' om 2>/dev/null; }
+wait_cycles() {	# N: until N more reports are out
+	want=$(( $(cycle || echo 0) + $1 )) i=0
+	while [ "$(cycle || echo 0)" -lt "$want" ]; do
+		i=$((i + 1))
+		[ $i -gt 900 ] && { echo "FAIL: idletop made no report in 90 s"; exit 1; }
+		kill -0 $top 2>/dev/null || { echo "FAIL: idletop died: $(cat idletop.err)"; exit 1; }
+		sleep 0.1
+	done
+}
+wait_cycles 1
+
+ls -d $MEM/memory* | sort > before
+echo "IDLEMEM_DIMM_$token=add d1 256M" > /dev/console
+i=0
+while :; do
+	ls -d $MEM/memory* | sort > after
+	grep -vxF -f before after > new
+	[ "$(wc -l < new)" -ge 2 ] && break
+	i=$((i + 1))
+	[ $i -gt 600 ] && { echo "FAIL: no new memory block 60 s after asking the host"; exit 1; }
+	sleep 0.1
+done
+sleep 1
+ls -d $MEM/memory* | sort > after
+grep -vxF -f before after > new
+bs=$((0x$(cat $MEM/block_size_bytes)))
+bp=$((bs / 4096))
+lo= hi=
+for b in $(cat new); do
+	n=${b##*memory}
+	[ "$(cat "$b/state")" = online ] || echo online_movable > "$b/state" ||
+		bad "cannot online $b"
+	s=$((n * bp))
+	[ -z "$lo" ] || [ $s -lt $lo ] && lo=$s
+	[ -z "$hi" ] || [ $((s + bp)) -gt $hi ] && hi=$((s + bp))
+done
+echo "new blocks: $(basename -a $(cat new) | tr '\n' ' ')PFNs $lo-$hi, $(grep MemTotal /proc/meminfo)"
+pfnstate get $((hi - 1)) > /dev/null || { echo "FAIL: /proc/kpageflags does not cover the new PFNs"; exit 1; }
+
+mkdir "$CG" || exit 1
+# on CPU 0: the DIMM is on node 0, and an allocation tries the local
+# node's zones first (ZONE_MOVABLE, the DIMM, before the boot memory)
+taskset -c 0 memhold --cgroup "$CG" anon 160 0.25 $lo ready &
+hold=$!
+i=0
+while [ ! -s ready ]; do
+	i=$((i + 1))
+	[ $i -gt 1200 ] && { echo "FAIL: memhold not ready"; exit 1; }
+	kill -0 $hold 2>/dev/null || { echo "FAIL: memhold died"; exit 1; }
+	sleep 0.1
+done
+cat ready
+eval "$(sed 's/^ready //' ready)"	# pages hot_above cold_above
+[ "$cold_above" -gt $((pages * 3 / 8)) ] ||
+	{ echo "FAIL: the workload's cold pages are not on the new DIMM"; exit 1; }
+
+within() {	# what measured expected slack
+	d=$(($2 - $3)); [ $d -lt 0 ] && d=$((-d))
+	[ $d -le $4 ] && echo "ok: $1: $2 vs $3" || bad "$1: $2, want $3 +- $4"
+}
+# /proc/kpageidle over the new PFNs: the cold pages, and little else
+pfnstate markrange $lo $hi || exit 1
+sleep 3
+set -- $(pfnstate count $lo $hi | tr = ' ')
+within "/proc/kpageidle idle PFNs on the DIMM" "$2" "$cold_above" $((cold_above / 50 + 256))
+# the scan ioctl: the first pass marks, the second reads
+pfnstate range $lo $hi > /dev/null || exit 1
+sleep 3
+r=$(pfnstate range $lo $hi) || exit 1
+echo "scan ioctl: $r"
+set -- $(echo "$r" | tr '=' ' ')
+[ "$2" -eq $((hi - lo)) ] || bad "the scan ioctl stopped at $2 of $((hi - lo)) PFNs"
+within "scan ioctl idle PFNs on the DIMM" "$4" "$cold_above" $((cold_above / 50 + 256))
+
+# the idletop started before the DIMM existed
+wait_cycles 3
+get() { grep -F "$1{cgroup=\"/distro-hotplug\",kind=\"anon\",scope=\"self\"} " om | awk '{ print $2 }'; }
+res=$(get idletop_resident_bytes) idle=$(get idletop_idle_bytes)
+within "idletop resident anon" "${res:-0}" $((160 * M)) $((160 * M / 50))
+within "idletop idle anon" "${idle:-0}" $((120 * M)) $((160 * M / 50))
+
+# offline the new blocks while scans run
+(while :; do pfnstate range $lo $hi > /dev/null || { echo scan failed > scanfail; exit 1; }; done) &
+scans=$!
+offlined=0
+for b in $(cat new); do
+	j=0
+	until echo offline > "$b/state" 2>/dev/null; do
+		j=$((j + 1))
+		[ $j -ge 10 ] && break
+		sleep 1
+	done
+	[ "$(cat "$b/state")" = offline ] && offlined=$((offlined + 1)) ||
+		echo "note: $b stays $(cat "$b/state")"
+done
+sleep 2
+kill $scans; wait $scans 2>/dev/null; scans=
+[ -e scanfail ] && bad "a scan of the range failed while blocks went offline"
+[ $offlined -gt 0 ] || bad "no new block could be offlined"
+echo "offlined $offlined of $(wc -l < new) blocks"
+set -- $(pfnstate count $lo $hi | tr = ' ')
+[ $offlined -lt "$(wc -l < new)" ] || [ "$2" -eq 0 ] || bad "$2 offline PFNs read idle"
+wait_cycles 2
+res=$(get idletop_resident_bytes)
+within "idletop resident anon after the migration" "${res:-0}" $((160 * M)) $((160 * M / 50))
+exit $fail
