@@ -57,6 +57,8 @@ help:
 	@echo "  make test-guest guest tests only (TESTS=word limits them)"
 	@echo "  make test-debug the guest tests on a DEBUG_VM/PROVE_LOCKING/KASAN kernel"
 	@echo "  make check-series  checkpatch, build after every patch, IDLE_PAGE_TRACKING=n and MEMCG=n builds"
+	@echo "  make test-distro  the series on Debian's kernel config, 2 NUMA nodes, memory hotplug"
+	@echo "                 (not part of make test; the kernel build takes long)"
 	@echo "  make bench      scan cost of idletop vs floor, seed method, page-types (BENCH_MEM=2G)"
 	@echo "  make install    install idletop and its man page (PREFIX, DESTDIR)"
 	@echo "  make deb        idletop's Debian package in build/deb/ (dpkg-buildpackage, lintian)"
@@ -122,3 +124,10 @@ check-series: deps-kernel
 .PHONY: bench
 bench: deps-kernel+guest+idletop $(BZIMAGE) $(INITRAMFS)
 	@bench/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) --ksrc $(B)/kernel/$(KNAME)/src $(if $(BENCH_MEM),--mem $(BENCH_MEM))
+
+# Debian's own kernel configuration (vm/build-distro), booted with 2 NUMA
+# nodes and memory hotplug: the kernel-facing tests, idletop's accuracy
+# and tests/guest/distro/.  VM_OPTS and TESTS apply.
+.PHONY: test-distro
+test-distro: deps
+	@vm/test-distro $(VM_OPTS) $(if $(strip $(TESTS)),-- $(TESTS))
