@@ -72,8 +72,8 @@ expect "cold KSM page via the scan ioctl" "$(echo "$s" | tail -n 1)" idle 1
 
 # idletop: the merged pages count once for the cgroup
 idletop --mark-wait 3 --format openmetrics > om || { echo "FAIL: idletop"; exit 1; }
-res=$(grep -F "idletop_resident_bytes{cgroup=\"/distro-ksm\",kind=\"anon\",scope=\"self\"} " om | awk '{ print $2 }')
-idle=$(grep -F "idletop_idle_bytes{cgroup=\"/distro-ksm\",kind=\"anon\",scope=\"self\"} " om | awk '{ print $2 }')
+res=$(grep -F "idletop_self_resident_bytes{cgroup=\"/distro-ksm\",kind=\"anon\"} " om | awk '{ print $2 }')
+idle=$(grep -F "idletop_self_idle_bytes{cgroup=\"/distro-ksm\",kind=\"anon\"} " om | awk '{ print $2 }')
 echo "idletop: anon resident ${res:-none} idle ${idle:-none} for /distro-ksm"
 if [ -z "$res" ] || [ "$res" -lt 8192 ] || [ "$res" -ge $((256 * 4096)) ]; then
 	echo "FAIL: idletop's anon resident bytes are not the merged pages (8 KiB + the helper's own)"

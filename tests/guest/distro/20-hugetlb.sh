@@ -61,9 +61,9 @@ n=$(pfnstate scan $heads | grep -c ' idle=1$')
 	{ echo "FAIL: $n hugetlb heads read idle via the scan ioctl"; fail=1; }
 
 idletop --mark-wait 2 --format openmetrics > om || { echo "FAIL: idletop"; exit 1; }
-res=$(grep -F 'idletop_resident_bytes{cgroup="/distro-hugetlb",' om | grep -F 'scope="self"' |
+res=$(grep -F 'idletop_self_resident_bytes{cgroup="/distro-hugetlb",' om |
 	awk '{ s += $2 } END { print s + 0 }')
-idle=$(grep -F 'idletop_idle_bytes{cgroup="/distro-hugetlb",' om | grep -F 'scope="self"' |
+idle=$(grep -F 'idletop_self_idle_bytes{cgroup="/distro-hugetlb",' om |
 	awk '{ s += $2 } END { print s + 0 }')
 echo "idletop: /distro-hugetlb resident $res idle $idle bytes (the huge pages: $((32 << 20)))"
 [ "$res" -lt $((4 << 20)) ] ||

@@ -22,7 +22,7 @@ grep -qw cpuset /sys/fs/cgroup/cgroup.controllers ||
 . "$(dirname "$0")/../idletop/lib"
 # idletop names the cgroup by its path below the root
 get() {	# file metric kind
-	grep -F "$2{cgroup=\"${CG#/sys/fs/cgroup}\",kind=\"$3\",scope=\"self\"} " "$1" |
+	grep -F "$2{cgroup=\"${CG#/sys/fs/cgroup}\",kind=\"$3\"} " "$1" |
 		awk '{ print $2 }'
 }
 

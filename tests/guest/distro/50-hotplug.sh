@@ -113,8 +113,8 @@ within "scan ioctl idle PFNs on the DIMM" "$4" "$cold_above" $((cold_above / 50 
 
 # the idletop started before the DIMM existed
 wait_cycles 3
-get() { grep -F "$1{cgroup=\"/distro-hotplug\",kind=\"anon\",scope=\"self\"} " om | awk '{ print $2 }'; }
-res=$(get idletop_resident_bytes) idle=$(get idletop_idle_bytes)
+get() { grep -F "$1{cgroup=\"/distro-hotplug\",kind=\"anon\"} " om | awk '{ print $2 }'; }
+res=$(get idletop_self_resident_bytes) idle=$(get idletop_self_idle_bytes)
 within "idletop resident anon" "${res:-0}" $((160 * M)) $((160 * M / 50))
 within "idletop idle anon" "${idle:-0}" $((120 * M)) $((160 * M / 50))
 
@@ -140,6 +140,6 @@ echo "offlined $offlined of $(wc -l < new) blocks"
 set -- $(pfnstate count $lo $hi | tr = ' ')
 [ $offlined -lt "$(wc -l < new)" ] || [ "$2" -eq 0 ] || bad "$2 offline PFNs read idle"
 wait_cycles 2
-res=$(get idletop_resident_bytes)
+res=$(get idletop_self_resident_bytes)
 within "idletop resident anon after the migration" "${res:-0}" $((160 * M)) $((160 * M / 50))
 exit $fail
