@@ -349,6 +349,7 @@ static int setup_grow(void **state, enum idlesrc_kind src, size_t slice)
 
 static int setup_grow_kpi(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE, 64); }
 static int setup_grow_scan(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE_SCAN, 65536); }
+static int setup_grow_folio(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE_FOLIOS, 64); }
 
 static void test_hot_added_memory(void **state)
 {
@@ -399,6 +400,7 @@ int main(void)
 		T(test_report, setup_folio),
 		T(test_hot_added_memory, setup_grow_kpi),
 		T(test_hot_added_memory, setup_grow_scan),
+		T(test_hot_added_memory, setup_grow_folio),
 	};
 
 	return cmocka_run_group_tests_name("scan", tests, NULL, NULL);
