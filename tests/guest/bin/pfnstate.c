@@ -27,7 +27,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/* include/uapi/linux/fs.h of the series (top/kpageidle_abi.h) */
+/*
+ * include/uapi/linux/fs.h of the series (top/kpageidle_abi.h).  With
+ * SCAN_MARK the ioctl needs a descriptor open for writing too (EBADF
+ * otherwise, docs/kpageidle.md), as a write of marks does.
+ */
 struct scan_arg {
 	uint64_t size, flags, start, end, walk_end, vec, vec_len;
 	uint64_t nr_skipped, nr_records, reserved;
@@ -129,7 +133,7 @@ int main(int argc, char **argv)
 		struct scan_arg a;
 		uint64_t vec;
 
-		fd = open_or_die("/proc/kpageidle", O_RDONLY);
+		fd = open_or_die("/proc/kpageidle", O_RDWR);
 		for (i = 2; i < argc; i++) {
 			uint64_t pfn = parse_pfn(argv[i]), lo = pfn & ~63ULL;
 
@@ -143,7 +147,7 @@ int main(int argc, char **argv)
 		uint64_t vec[64], n = 0, idle = 0, skipped = 0;
 		struct scan_arg a;
 
-		fd = open_or_die("/proc/kpageidle", O_RDONLY);
+		fd = open_or_die("/proc/kpageidle", O_RDWR);
 		while (lo < hi) {
 			uint64_t e = hi - lo > 4096 ? lo + 4096 : hi, j;
 
