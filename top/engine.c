@@ -64,7 +64,6 @@ int engine_open(struct engine *e, const struct config *cfg)
 	e->params.source = idlesrc_kind_name(e->sc.src.kind);
 	e->params.method = idlesrc_method(&e->sc.src);
 	e->params.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
-	e->params.nr_pfns = e->sc.nr_pfns;
 	check_kernel(e);
 	return 0;
 fail:

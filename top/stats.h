@@ -75,7 +75,6 @@ struct report_params {
 	const char *source;	/* "kpageidle" / "bitmap" */
 	const char *method;	/* "scan-folios" / "scan-ioctl" / "read-write" */
 	uint64_t page_size;
-	uint64_t nr_pfns;
 	struct idle_tbuckets tb;	/* idle time buckets, seconds */
 };
 

@@ -290,7 +290,7 @@ static void test_report(void **state)
 	struct report r;
 	struct report_params p = { .ws_cycles = 2, .headroom_pct = 25,
 				   .period = 1, .source = "test",
-				   .page_size = 4096, .nr_pfns = NPFN };
+				   .page_size = 4096 };
 	char err[256];
 	size_t i, ia = 0, iab = 0, iu = 0;
 
