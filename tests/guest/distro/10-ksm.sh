@@ -10,6 +10,7 @@
 # the cgroup, and idletop counts them once (8 KiB, not 2 MiB) for it.
 
 set -u
+. "$(dirname "$0")/../common"
 CG=/sys/fs/cgroup/distro-ksm
 KSM=/sys/kernel/mm/ksm
 [ -w $KSM/run ] || { echo "SKIP: no KSM in this kernel (CONFIG_KSM=n)"; exit 77; }
@@ -29,13 +30,7 @@ echo 1 > $KSM/run
 mkdir "$CG" || exit 1
 memhold --cgroup "$CG" ksm 256 ready &
 pid=$!
-i=0
-while [ ! -s ready ]; do
-	i=$((i + 1))
-	[ $i -gt 700 ] && { echo "FAIL: memhold not ready"; exit 1; }
-	kill -0 "$pid" 2>/dev/null || { echo "FAIL: memhold died"; exit 1; }
-	sleep 0.1
-done
+wait_ready $pid ready 70 memhold
 cat ready
 set -- $(sed 's/ready hot=\([0-9]*\) cold=\([0-9]*\)/\1 \2/' ready)
 hot=$1 cold=$2

@@ -10,6 +10,7 @@
 # leave them out.
 
 set -u
+. "$(dirname "$0")/../common"
 CG=/sys/fs/cgroup/distro-hugetlb
 NR=/proc/sys/vm/nr_hugepages
 [ -w $NR ] || { echo "SKIP: no hugetlbfs in this kernel (CONFIG_HUGETLBFS=n)"; exit 77; }
@@ -29,13 +30,7 @@ echo 16 > $NR
 mkdir "$CG" || exit 1
 memhold --cgroup "$CG" hugetlb 32 ready &
 pid=$!
-i=0
-while [ ! -s ready ]; do
-	i=$((i + 1))
-	[ $i -gt 300 ] && { echo "FAIL: memhold not ready"; exit 1; }
-	kill -0 "$pid" 2>/dev/null || { echo "FAIL: memhold died"; exit 1; }
-	sleep 0.1
-done
+wait_ready $pid ready 30 memhold
 heads=$(sed 's/^ready pfns=//; s/,/ /g' ready)
 set -- $heads
 [ $# -eq 16 ] || { echo "FAIL: want 16 huge pages: $(cat ready)"; exit 1; }

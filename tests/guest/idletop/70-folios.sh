@@ -17,6 +17,7 @@ set -u
 CG=/sys/fs/cgroup/idletop-folios
 XFS=/mnt/xfs
 . "$(dirname "$0")/lib"
+. "$(dirname "$0")/../common"
 # kind size_MiB idle_MiB: anon = anon 16M:0.25 + thp 64M:0.5, file = XFS
 # file 64M:0.5 (pread) + XFS mmap 32M:0.25, shmem 16M:0.5
 truth="anon 80 44  file 96 56  shmem 16 8"
@@ -55,13 +56,7 @@ wsgen --cgroup "$CG" --dir "$XFS" --reread --interval 20 --ready ready \
 	--anon 16M:0.25 --thp 64M:0.5 --file 64M:0.5 --mmap 32M:0.25 \
 	--shmem 16M:0.5 &
 wsgen_pid=$!
-i=0
-while [ ! -s ready ]; do
-	i=$((i + 1))
-	[ $i -gt 900 ] && { echo "wsgen not ready"; exit 1; }
-	kill -0 "$wsgen_pid" 2>/dev/null || { echo "wsgen died"; exit 1; }
-	sleep 0.1
-done
+wait_ready $wsgen_pid ready 90 wsgen
 cat ready
 shape=$(folioshape "$CG") || { echo "FAIL: folioshape"; exit 1; }
 echo "folios of $CG (PFNs): $shape"

@@ -10,21 +10,11 @@
 # swapped page back.
 
 . "$(dirname "$0")/lib"
+. "$(dirname "$0")/../common"
 CG=/sys/fs/cgroup/stress-reclaim
-swap=
-if [ -d /mnt/scratch ] && dd if=/dev/zero of=/mnt/scratch/stress.swap bs=1M count=96 2>/dev/null &&
-	chmod 600 /mnt/scratch/stress.swap && mkswap /mnt/scratch/stress.swap > /dev/null &&
-	swapon /mnt/scratch/stress.swap; then
-	swap=/mnt/scratch/stress.swap
-elif [ -w /sys/block/zram0/disksize ] && echo 96M > /sys/block/zram0/disksize &&
-	mkswap /dev/zram0 > /dev/null && swapon /dev/zram0; then
-	swap=/dev/zram0
-	stress_restore="echo 1 > /sys/block/zram0/reset; $stress_restore"
-else
-	skip "cannot set up swap (file on /mnt/scratch or zram)"
-fi
+swap_on stress 96 || skip "cannot set up swap (file on /mnt/scratch or zram)"
 echo "swap: $swap"
-stress_restore="swapoff $swap 2>/dev/null; rm -f /mnt/scratch/stress.swap; $stress_restore"
+stress_restore="$swap_off; $stress_restore"
 
 mkdir $CG || exit 1
 stress_restore="rmdir $CG 2>/dev/null; $stress_restore"
