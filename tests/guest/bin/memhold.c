@@ -14,7 +14,8 @@
  *	MB of MAP_HUGETLB memory, written once: "ready pfns=PFN,..." (the
  *	first PFN of each huge page); never touched again.
  *   memhold [--cgroup DIR] anon MB HOT ABOVE READY
- *	MB of anonymous memory (no THP), the fraction HOT (0..1) kept hot:
+ *	MB of anonymous memory (no THP, each page different but
+ *	compressible), the fraction HOT (0..1) kept hot:
  *	"ready pages=N hot_above=N cold_above=N", counting the pages whose
  *	PFN is ABOVE or higher.
  */
@@ -174,6 +175,8 @@ static int anon(size_t mb, double hot, uint64_t above, const char *file)
 		die("madvise");
 	memset(p, 0x77, len);
 	for (i = 0; i < len; i += PAGE) {
+		/* not same-filled: zswap compresses them into its pool */
+		*(unsigned long *)(p + i) = i / PAGE;
 		pages++;
 		if (pfn_of(p + i) >= above)
 			(*(i < hotlen ? &hot_above : &cold_above))++;
