@@ -13,7 +13,9 @@
  *                          "scanned=N idle=N skipped=N" (LO a multiple
  *                          of 64)
  *   pfnstate markrange LO HI   write 1s to /proc/kpageidle for [LO, HI)
- *   pfnstate count LO HI   read /proc/kpageidle over [LO, HI): "idle=N"
+ *   pfnstate count LO HI   read /proc/kpageidle over [LO, HI), then
+ *                          /proc/kpageflags: "idle=N kpf_idle=N" (PFNs
+ *                          idle by the first, with KPF_IDLE by the second)
  *
  * PFNs are decimal or 0x hex.  Exits 1 on any error, naming it.
  */
@@ -42,6 +44,7 @@ struct scan_arg {
 #define KPF_LRU		5
 #define KPF_HUGE	17
 #define KPF_KSM		21
+#define KPF_IDLE	25
 
 static void die(const char *what)
 {
@@ -180,8 +183,10 @@ int main(int argc, char **argv)
 			lo += n;
 		}
 	} else if (!strcmp(argv[1], "count") && argc == 4) {
-		uint64_t lo = parse_pfn(argv[2]), hi = parse_pfn(argv[3]), idle = 0;
+		uint64_t lo = parse_pfn(argv[2]), hi = parse_pfn(argv[3]);
+		uint64_t idle = 0, kpf = 0;
 		static uint64_t buf[4096];
+		int fl = open_or_die("/proc/kpageflags", O_RDONLY);
 		size_t j;
 
 		fd = open_or_die("/proc/kpageidle", O_RDONLY);
@@ -192,9 +197,14 @@ int main(int argc, char **argv)
 				die("read /proc/kpageidle");
 			for (j = 0; j < n; j++)
 				idle += buf[j] == 1;
+			if (pread(fl, buf, n * 8, (off_t)(lo * 8)) != (ssize_t)(n * 8))
+				die("read /proc/kpageflags");
+			for (j = 0; j < n; j++)
+				kpf += buf[j] >> KPF_IDLE & 1;
 			lo += n;
 		}
-		printf("idle=%llu\n", (unsigned long long)idle);
+		printf("idle=%llu kpf_idle=%llu\n", (unsigned long long)idle,
+		       (unsigned long long)kpf);
 	} else {
 		fprintf(stderr, "pfnstate: unknown command '%s'\n", argv[1]);
 		return 2;

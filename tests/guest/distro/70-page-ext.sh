@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 120
+#
+# page_ext (Debian's config has CONFIG_PAGE_EXTENSION=y; tinyconfig not)
+# is where a 32-bit kernel keeps PG_idle and PG_young: page_idle_ops is a
+# page_ext client only without CONFIG_64BIT (mm/page_ext.c,
+# include/linux/page_idle.h).  On amd64 they are bits of page->flags, so
+# idle tracking neither needs nor allocates page_ext, and hot-added memory
+# (50-hotplug) gets its idle bits with its struct pages.  This checks it
+# on the running kernel: a 64-bit kernel with page_ext built in, no
+# "allocated N bytes of page_ext" in the boot's log (which must still
+# have its first line) (Debian enables no client: PAGE_OWNER and PAGE_TABLE_CHECK are off),
+# and, after marking all of the first node's memory, /proc/kpageidle and
+# KPF_IDLE of /proc/kpageflags (page_is_idle(), the flag itself) agree.
+
+set -u
+zcat /proc/config.gz 2>/dev/null | grep -qx CONFIG_PAGE_EXTENSION=y ||
+	{ echo "SKIP: no page_ext in this kernel (CONFIG_PAGE_EXTENSION=n)"; exit 77; }
+[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+zcat /proc/config.gz | grep -qx CONFIG_64BIT=y ||
+	{ echo "FAIL: a 32-bit kernel keeps PG_idle in page_ext; this test is for 64-bit"; exit 1; }
+
+# tests/guest/runner keeps the boot's messages there before it clears
+# the ring buffer
+boot=/tmp/dmesg-boot.log
+[ -r $boot ] || { dmesg > boot.log; boot=boot.log; }
+grep -q 'Linux version' $boot ||
+	{ echo "SKIP: the boot log's start is gone from the ring buffer"; exit 77; }
+if grep 'bytes of page_ext' $boot; then
+	echo "FAIL: page_ext was allocated; which client needs it?"
+	zcat /proc/config.gz | grep -E '^CONFIG_(PAGE_OWNER|PAGE_TABLE_CHECK)='
+	exit 1
+fi
+echo "ok: no page_ext allocated"
+
+# node 0's PFNs: idle per /proc/kpageidle (whose read makes the rmap walks
+# and updates PG_idle), then PG_idle itself through KPF_IDLE
+lo=$(awk '/start_pfn/ { print $2; exit }' /proc/zoneinfo)
+hi=$(awk '/^Node 0,/ { n0 = 1 } /^Node [1-9]/ { n0 = 0 }
+	n0 && $1 == "spanned" { s = $2 }
+	n0 && $1 == "start_pfn:" { if ($2 + s > e) e = $2 + s }
+	END { print e + 0 }' /proc/zoneinfo)
+lo=$(( (lo + 63) / 64 * 64 ))
+[ "$hi" -gt "$lo" ] || { echo "FAIL: no PFN range for node 0 in /proc/zoneinfo"; exit 1; }
+echo "node 0 PFNs [$lo, $hi)"
+pfnstate markrange "$lo" "$hi" || exit 1
+sleep 2
+r=$(pfnstate count "$lo" "$hi") || exit 1
+set -- $(echo "$r" | tr '=' ' ')
+echo "$r"
+d=$(($2 - $4)); [ $d -lt 0 ] && d=$((-d))
+[ "$2" -gt 1000 ] || { echo "FAIL: only $2 idle PFNs after marking"; exit 1; }
+# pages freed, allocated or touched between the two reads may differ
+[ $d -le $(($2 / 100 + 64)) ] ||
+	{ echo "FAIL: /proc/kpageidle and KPF_IDLE disagree on $d PFNs"; exit 1; }
+echo "ok: /proc/kpageidle and KPF_IDLE agree (difference $d)"
