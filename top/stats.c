@@ -258,8 +258,9 @@ const char *report_warning_text(unsigned bit)
 		return "a DAMON monitor of physical addresses is on "
 		       "(/sys/kernel/mm/damon/admin/kdamonds/*/state, operations "
 		       "paddr): DAMON marks the pages it samples idle itself "
-		       "(PG_idle, the flag idle tracking uses), which can hide "
-		       "read()s of page cache that no process maps, and idletop's "
+		       "(PG_idle, the flag idle tracking uses) and keeps the "
+		       "accessed bits it clears only for reclaim, so idle is "
+		       "overstated (never understated), and idletop's "
 		       "marks make DAMON see accesses as missing. Run one idle "
 		       "tracker at a time: echo off > the kdamond's state. See "
 		       "docs/admin-guide.md, caveats.";
