@@ -125,9 +125,10 @@ check-series: deps-kernel
 bench: deps-kernel+guest+idletop $(BZIMAGE) $(INITRAMFS)
 	@bench/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) --ksrc $(B)/kernel/$(KNAME)/src $(if $(BENCH_MEM),--mem $(BENCH_MEM))
 
-# Debian's own kernel configuration (vm/build-distro), booted with 2 NUMA
-# nodes and memory hotplug: the kernel-facing tests, idletop's accuracy
-# and tests/guest/distro/.  VM_OPTS and TESTS apply.
+# The admin guide's kernel (vm/guide-route --module-less: Debian's own
+# configuration, modules off, make bindeb-pkg), booted from its .deb with
+# 2 NUMA nodes and memory hotplug: the kernel-facing tests, idletop's
+# accuracy and tests/guest/distro/.  VM_OPTS and TESTS apply.
 .PHONY: test-distro
 test-distro: deps
 	@vm/test-distro $(VM_OPTS) $(if $(strip $(TESTS)),-- $(TESTS))
