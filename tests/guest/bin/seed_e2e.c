@@ -130,12 +130,22 @@ static struct worker start(const char *cg, void (*prepare)(void *),
 /* Workload A: anonymous memory. */
 static char *anon;
 
+/*
+ * With THP enabled "always" (Debian's default) the region is mostly THPs,
+ * and an access to any page of a THP makes all of it busy: a touched
+ * range that ends inside one would leave up to 511 untouched pages busy.
+ * The region starts on a 2 MiB boundary, so that the touched 16 MiB are
+ * whole THPs whatever the THP setting.
+ */
 static void a_prepare(void *arg)
 {
-	anon = mmap(NULL, SIZE, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (anon == MAP_FAILED)
+	const uintptr_t align = 2 * MiB;
+	char *p = mmap(NULL, SIZE + align, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
 		_exit(1);
+	anon = (char *)(((uintptr_t)p + align - 1) & ~(align - 1));
 	memset(anon, 1, SIZE);
 }
 
