@@ -24,7 +24,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 B := build
-KNAME := $(if $(strip $(SERIES_EXCLUDE)),without-$(subst .patch,,$(subst $(eval) ,+,$(strip $(SERIES_EXCLUDE)))),default)
+# A variant is named by the numbers of the patches it leaves out
+# (without-0013+0015+0016): whole names of nine patches pass the 255
+# bytes a directory name may have.
+KNAME := $(if $(strip $(SERIES_EXCLUDE)),without-$(subst $(eval) ,+,$(foreach p,$(SERIES_EXCLUDE),$(firstword $(subst -, ,$(p))))),default)
 SMOKE := $(and $(filter 1,$(DEBUG_SMOKE)),$(if $(filter 1,$(DEBUG)),,1),$(if $(strip $(TESTS)),,1))
 SMOKE_OPTS := --debug-kernel $(B)/kernel/debug-$(KNAME)/obj/arch/x86/boot/bzImage \
 	      --debug-initrd $(B)/initramfs-debug-$(KNAME).cpio.gz
