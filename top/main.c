@@ -5,13 +5,11 @@
  *   -> after a completed cycle the engine has a new report: print it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "batch.h"
 #include "engine.h"
@@ -20,6 +18,7 @@
 #include "options.h"
 #include "tty.h"
 #include "ui.h"
+#include "util.h"
 
 static volatile sig_atomic_t stop;
 
@@ -92,25 +91,6 @@ static int wait_input(int fd, double seconds)
 	return poll(fd >= 0 ? &p : NULL, fd >= 0 ? 1 : 0, ms);
 }
 
-/*
- * -o FILE: a temp file made by mkstemp() beside FILE (O_EXCL: never an
- * existing name, never through a planted symlink), ".NAME.XXXXXX" so
- * that a textfile collector's "*.prom" does not match it; the report,
- * fsync(), mode 0666 less the umask (what fopen() gave FILE before), then
- * rename() over FILE: a reader sees the old report or the new one whole.
- */
-static char *temp_beside(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	int dirlen = base ? (int)(base - path + 1) : 0;
-	char *tmp;
-
-	base = base ? base + 1 : path;
-	if (asprintf(&tmp, "%.*s.%s.XXXXXX", dirlen, path, base) < 0)
-		return NULL;
-	return tmp;
-}
-
 /* The report in the format asked for; text with --fields' columns. */
 static int print(FILE *f, const struct report *r, const struct config *cfg)
 {
@@ -119,59 +99,35 @@ static int print(FILE *f, const struct report *r, const struct config *cfg)
 	return batch_print(f, r, cfg->format);
 }
 
-static int write_temp(int fd, const struct report *r,
-		      const struct config *cfg)
-{
-	mode_t mask = umask(0);
-	FILE *f;
-	int rc, e;
+struct report_out {
+	const struct report *r;
+	const struct config *cfg;
+};
 
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
-		close(fd);
-		return -1;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		return -1;
-	}
-	rc = print(f, r, cfg);
-	if (!rc && (fflush(f) || fsync(fileno(f))))
-		rc = -1;
-	e = errno;
-	if (fclose(f) && !rc) {
-		rc = -1;
-		e = errno;
-	}
-	errno = e;
-	return rc;
+static int print_out(FILE *f, void *arg)
+{
+	const struct report_out *o = arg;
+
+	return print(f, o->r, o->cfg);
 }
 
+/*
+ * -o FILE: replace_file() (util.h): a temp file ".FILE.XXXXXX" beside
+ * it (never an existing name, never through a planted symlink; the dot
+ * keeps a textfile collector's "*.prom" from matching it), renamed over
+ * FILE: a reader sees the old report or the new one whole.  FILE keeps
+ * its mode and group (an admin's group read for a collector); a new FILE
+ * gets 0666 less the umask, what fopen() gave it before.
+ */
 static int write_file(const char *path, const struct report *r,
 		      const struct config *cfg)
 {
-	char *tmp = temp_beside(path);
-	int fd;
+	struct report_out o = { r, cfg };
 
-	if (!tmp) {
-		fprintf(stderr, "idletop: %s\n", strerror(ENOMEM));
-		return -1;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "idletop: %s: %s\n", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (write_temp(fd, r, cfg) || rename(tmp, path)) {
-		fprintf(stderr, "idletop: %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	if (!replace_path(path, 0666, print_out, &o))
+		return 0;
+	fprintf(stderr, "idletop: %s: %s\n", path, strerror(errno));
+	return -1;
 }
 
 /* A closed pipe (EPIPE) ends idletop quietly, with status 1. */

@@ -4,9 +4,13 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "util.h"
+
+#define TEMP_TRIES 100		/* names taken before giving up (EEXIST) */
 
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
 {
@@ -116,6 +120,150 @@ char *read_text_at(int dirfd, const char *name, size_t *lenp)
 	if (lenp)
 		*lenp = len;
 	return buf;
+}
+
+/* ".NAME.XXXXXX", six random letters and digits; NULL on ENOMEM. */
+static char *temp_name(const char *name)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "abcdefghijklmnopqrstuvwxyz0123456789";
+	static unsigned long seq;
+	unsigned char r[6];
+	struct timespec ts;
+	char *t;
+	size_t i, at;
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);	/* O_EXCL keeps it safe */
+		for (i = 0; i < sizeof(r); i++)
+			r[i] = (unsigned char)((unsigned long)ts.tv_nsec >> i * 5 ^
+					       (unsigned long)getpid() >> i ^
+					       seq++);
+	}
+	if (asprintf(&t, ".%s.XXXXXX", name) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	at = strlen(t) - sizeof(r);
+	for (i = 0; i < sizeof(r); i++)
+		t[at + i] = set[r[i] % (sizeof(set) - 1)];
+	return t;
+}
+
+/* A new file beside name, *tmp its malloc'ed name; fd or -1. */
+static int open_temp(int dirfd, const char *name, mode_t mode, char **tmp)
+{
+	int i, fd;
+
+	for (i = 0; i < TEMP_TRIES; i++) {
+		*tmp = temp_name(name);
+		if (!*tmp)
+			return -1;
+		fd = openat(dirfd, *tmp, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd >= 0)
+			return fd;
+		free(*tmp);
+		*tmp = NULL;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;	/* errno EEXIST */
+}
+
+/* The mode and group of the file replaced (see util.h); closes fd on error. */
+static int keep_attrs(int fd, const struct stat *old)
+{
+	mode_t m = old->st_mode & 0777;
+	int e;
+
+	if (fchown(fd, (uid_t)-1, old->st_gid))
+		m = (m & 0707) | (m & 07) << 3;
+	if (!fchmod(fd, m))
+		return 0;
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+/* fill(), fflush(), fsync(), fclose(): 0, or -1 with errno; fd closed. */
+static int fill_sync(int fd, int (*fill)(FILE *f, void *arg), void *arg)
+{
+	FILE *f = fdopen(fd, "w");
+	int rc, e;
+
+	if (!f) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	rc = fill(f, arg);
+	if (!rc && (fflush(f) || fsync(fileno(f))))
+		rc = -1;
+	e = errno;
+	if (fclose(f) && !rc) {
+		rc = -1;
+		e = errno;
+	}
+	errno = e;
+	return rc;
+}
+
+int replace_file(int dirfd, const char *name, mode_t mode,
+		 int (*fill)(FILE *f, void *arg), void *arg)
+{
+	struct stat old;
+	char *tmp;
+	int keep, fd, rc, e;
+
+	if (!*name) {
+		errno = EISDIR;	/* "-o dir/" */
+		return -1;
+	}
+	keep = !fstatat(dirfd, name, &old, AT_SYMLINK_NOFOLLOW) &&
+	       S_ISREG(old.st_mode);
+	fd = open_temp(dirfd, name, keep ? 0600 : mode, &tmp);
+	if (fd < 0)
+		return -1;
+	rc = keep && keep_attrs(fd, &old) ? -1 : fill_sync(fd, fill, arg);
+	if (!rc)
+		rc = renameat(dirfd, tmp, dirfd, name);
+	if (rc) {
+		e = errno;
+		unlinkat(dirfd, tmp, 0);
+		errno = e;
+	}
+	free(tmp);
+	if (!rc && fsync(dirfd) && errno != EBADF && errno != EINVAL)
+		rc = -1;	/* EBADF: an O_PATH dirfd; EINVAL: not syncable */
+	return rc;
+}
+
+int replace_path(const char *path, mode_t mode,
+		 int (*fill)(FILE *f, void *arg), void *arg)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = !slash ? strdup(".") :
+		    strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	int fd, rc, e;
+
+	if (!dir) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES)	/* write and search, no read */
+		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return -1;
+	rc = replace_file(fd, slash ? slash + 1 : path, mode, fill, arg);
+	e = errno;
+	close(fd);
+	errno = e;
+	return rc;
 }
 
 int (*util_fault_hook)(const char *site);

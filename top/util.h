@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* pread until len bytes, EOF or error; EINTR retried; -1 on error. */
@@ -22,6 +23,23 @@ char *path_join(const char *a, const char *b);
 char *read_text_file(const char *path, size_t *len);
 /* The same for name under the directory dirfd (AT_FDCWD: the cwd). */
 char *read_text_at(int dirfd, const char *name, size_t *len);
+/*
+ * Replace the file `name` in the directory dirfd whole: fill(f, arg)
+ * writes a new file made beside it (".NAME.XXXXXX", O_EXCL|O_NOFOLLOW:
+ * never an existing name, never through a symlink), which is fsync()ed,
+ * renamed over name, and the directory fsync()ed (unless dirfd is an
+ * O_PATH descriptor): a reader sees the old file or the new one whole.
+ * The new file keeps the mode and group of the regular file it replaces
+ * (when the group cannot be given, the group gets the bits of others);
+ * else it is created with `mode` less the umask, as fopen() would.
+ * fill returns 0, or -1 with errno.  0, or -1 with errno set and the temp
+ * file removed.
+ */
+int replace_file(int dirfd, const char *name, mode_t mode,
+		 int (*fill)(FILE *f, void *arg), void *arg);
+/* The same for a path: its directory (".": none) opened, then as above. */
+int replace_path(const char *path, mode_t mode,
+		 int (*fill)(FILE *f, void *arg), void *arg);
 /* Monotonic and process-CPU clocks in seconds. */
 double now_mono(void);
 double now_cpu(void);

@@ -5,8 +5,10 @@
 # idletop -o FILE, as root in a shared directory, must not write through
 # a planted symlink: not at the old predictable FILE.tmp, not at FILE.
 # Each report reaches FILE whole (the temp file is renamed over it), with
-# mode 0666 less the umask, and no temp file is left behind; a directory
-# that cannot be written is an error (exit 1), not a crash.
+# mode 0666 less the umask, and no temp file is left behind; a FILE that
+# exists keeps its mode and group, and when the writer cannot give the
+# group (as root: a run as nobody), the group gets only what others had;
+# a directory that cannot be written is an error (exit 1), not a crash.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 make -s -C "$top/top" all "$top/build/top/unit/mkfixture" ||
@@ -53,6 +55,37 @@ if [ "$(cat "$dir/victim")" = precious ] && [ -f link.prom ] && [ ! -L link.prom
 	ok "a symlink at FILE is replaced, not written through (mode 640 under 027)"
 else
 	bad "FILE as a symlink: victim $(head -c 20 "$dir/victim"), $(ls -l link.prom)"
+fi
+
+# An existing FILE keeps its mode and group, whatever the umask: an
+# admin's group read for a textfile collector survives each report.
+# The group: nogroup as root, else a supplementary group of ours.
+grp=$( [ "$(id -u)" = 0 ] && echo 65534 || id -G | tr ' ' '\n' | grep -vxm1 "$(id -g)")
+if [ -n "$grp" ]; then
+	chmod 0640 out.prom && chgrp "$grp" out.prom
+	run 077 out.prom || bad "idletop -o over an existing FILE exited $?"
+	got=$(stat -c '%a %g' out.prom)
+	[ "$got" = "640 $grp" ] && ok "an existing FILE keeps mode 640 and group $grp (umask 077)" ||
+		bad "an existing FILE (640, group $grp) became $got under umask 077"
+else
+	echo "skip: mode and group kept (no group to give without root)"
+fi
+# As nobody, over root's 0640 file: nobody cannot give root's group, and
+# the group (now nogroup) gets others' bits (none), not root's group's.
+if [ "$(id -u)" = 0 ]; then
+	mkdir "$dir/nobody" && echo old > "$dir/nobody/out.prom" &&
+		chmod 0640 "$dir/nobody/out.prom" && chown 65534:65534 "$dir/nobody" &&
+		chmod -R a+rwX "$dir/root" &&	# the fixture, nobody's too
+		chmod 0755 "$dir" || bad "setting up the nobody directory"
+	(umask 022 && setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$idletop" --root "$dir/root" -b -n 2 --period 0.05 -f openmetrics \
+		-o "$dir/nobody/out.prom") || bad "idletop -o as nobody exited $?"
+	got=$(stat -c '%a %U:%G' "$dir/nobody/out.prom")
+	[ "$got" = "600 nobody:nogroup" ] &&
+		ok "a group that cannot be kept gets others' bits (root's 640: nobody's 600)" ||
+		bad "root's 640 file, replaced by nobody, became $got"
+else
+	echo "skip: a group that cannot be kept (needs root for setpriv)"
 fi
 
 run 022 "$dir/missing/out.prom" 2> err
