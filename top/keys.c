@@ -111,7 +111,7 @@ static const char *const help_text[A_NR] = {
 	[A_MOUSE] = "click: select a row, sort by a title; wheel: scroll",
 	[A_HELP] = "this help",
 	[A_BACK] = "back to the cgroup tree",
-	[A_QUIT] = "quit (settings are saved in the rc file)",
+	[A_QUIT] = "quit (changed settings are saved in the rc file)",
 };
 
 enum action keys_lookup(unsigned screen, int key)

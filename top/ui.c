@@ -318,7 +318,10 @@ static void ui_free(struct ui *u)
 	free(u->kernel);
 }
 
-/* Columns, sort, units, view: defaults, the rc file, the command line. */
+/*
+ * Columns, sort, units, view: defaults, the rc file, the command line;
+ * what the file holds and what the session starts with are kept apart.
+ */
 static void settings(struct ui *u, const char *rc)
 {
 	fields_default(&u->vs.cols, FF_TUI);
@@ -327,8 +330,22 @@ static void settings(struct ui *u, const char *rc)
 		fprintf(stderr, "idletop: warning: %s\n", u->msg);
 		u->rc_bad = 1;	/* shown on the status line; not overwritten */
 	}
+	rc_take(&u->rc_file, &u->vs);
 	if (u->cfg->fields)
 		u->vs.cols = u->cfg->fset;
+	rc_take(&u->rc_start, &u->vs);
+}
+
+/* The settings changed in this session, over the rc file's others. */
+static void save_settings(struct ui *u, const char *rc)
+{
+	struct rc_settings s;
+
+	if (!rc || u->rc_bad ||
+	    !rc_merge(&s, &u->rc_file, &u->rc_start, &u->vs))
+		return;
+	if (rc_save(&s, rc, u->msg, sizeof(u->msg)))
+		fprintf(stderr, "idletop: settings not saved: %s\n", u->msg);
 }
 
 int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop)
@@ -365,8 +382,7 @@ int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop)
 	endwin();
 	tty_disarm();
 	delscreen(scr);
-	if (rc && !u.rc_bad && rc_save(&u.vs, rc, u.msg, sizeof(u.msg)))
-		fprintf(stderr, "idletop: settings not saved: %s\n", u.msg);
+	save_settings(&u, rc);
 	ui_free(&u);
 	free(rc);
 	return ret;

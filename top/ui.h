@@ -93,6 +93,13 @@ struct view_state {
 	size_t sel, top;	/* selected row, first row shown */
 };
 
+/* The part of view_state the rc file holds (ui_rc.c). */
+struct rc_settings {
+	struct field_set cols;
+	enum field_id sort;
+	int sort_rev, unit, flat;
+};
+
 /* Per-screen state. */
 struct detail_state {
 	int scroll;
@@ -119,6 +126,8 @@ struct ui {
 	struct menu_state menu;
 	unsigned screen;		/* S_TREE, S_DETAIL, ... */
 	int quit, dirty, paused, rc_bad;
+	struct rc_settings rc_file;	/* the rc file's (or the defaults) */
+	struct rc_settings rc_start;	/* the session's first: + --fields */
 	double delay;			/* refresh, seconds (-d, d) */
 	double refresh_gap;		/* the last one's: >= delay (ui.c) */
 	enum prompt_kind prompt;
@@ -185,11 +194,29 @@ void procs_read(struct proc_list *l, const char *root, const char *cgdir,
 		const struct report *r, size_t i);
 void procs_free(struct proc_list *l);
 
-/* ui_rc.c: $XDG_CONFIG_HOME/idletop/idletoprc */
+/* ui_rc.c: the settings file, $XDG_CONFIG_HOME/idletop/idletoprc */
 char *rc_path(void);
-/* Load into vs; a malformed file changes nothing: 0, or -1 with msg. */
+/*
+ * Load into vs: 0 (also when there is no file), or -1 with msg when the
+ * file is ignored (a symlink, not a regular file, not ours, over 64 KiB,
+ * a bad line): vs unchanged, and the file must not be written.
+ */
 int rc_load(struct view_state *vs, const char *path, char *msg, size_t len);
-int rc_save(const struct view_state *vs, const char *path, char *msg,
+void rc_take(struct rc_settings *s, const struct view_state *vs);
+/*
+ * What to save: each setting that differs between start (the session's
+ * first settings) and now, from now; the others as in file (the file's,
+ * or the defaults), so that the command line's --fields is never saved.
+ * 1 when out differs from file (something to write), else 0.
+ */
+int rc_merge(struct rc_settings *out, const struct rc_settings *file,
+	     const struct rc_settings *start, const struct view_state *now);
+/*
+ * Write s to path, BASE/DIR/FILE: only when BASE is a directory of ours
+ * (never made), DIR is one of ours (made, mode 0700, when missing) and
+ * FILE none or a regular file of ours.  0, or -1 with msg.
+ */
+int rc_save(const struct rc_settings *s, const char *path, char *msg,
 	    size_t len);
 
 /* screens: draw the whole area below the header; key gets an action */
