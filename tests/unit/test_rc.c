@@ -4,7 +4,8 @@
  * symlink, never blocking on a FIFO, only a regular file of ours of at
  * most 64 KiB), what is written (only the settings changed in the
  * session, never --fields) and where (only into a base directory of
- * ours, only the leaf directory made), in a temp directory.  The tests of
+ * ours, only the leaf directory made), in a temp directory; and
+ * replace_file() (util.c, shared with -o) failing half-way.  The tests of
  * other users' files and directories chown to nobody, so they need root;
  * run as another user they are skipped.
  */
@@ -19,7 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include "ui.h"
+#include "util.h"
 
 #define NOBODY 65534
 #define RC_MAX (64 * 1024)
@@ -336,6 +341,40 @@ static void test_merge(void **state)
 	assert_int_equal(rc_merge(&out, &file, &start, &now), 0);
 }
 
+static int fill_fails(FILE *f, void *arg)
+{
+	(void)arg;
+	fputs("half a file", f);
+	errno = EIO;
+	return -1;
+}
+
+/* A failed write leaves the old file as it was and nothing beside it. */
+static void test_replace_fails(void **state)
+{
+	struct fix *f = *state;
+	struct dirent *d;
+	char old[128];
+	DIR *dir;
+	int fd, n = 0;
+
+	snprintf(old, sizeof(old), "%s/out", f->base);
+	write_text(old, "old\n");
+	fd = open(f->base, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	errno = 0;
+	assert_int_equal(replace_file(fd, "out", 0666, fill_fails, NULL), -1);
+	assert_int_equal(errno, EIO);
+	close(fd);
+	assert_string_equal(read_text(old), "old\n");
+	dir = opendir(f->base);
+	assert_non_null(dir);
+	while ((d = readdir(dir)))
+		n += d->d_name[0] != '.' || strncmp(d->d_name, ".out.", 5) == 0;
+	closedir(dir);
+	assert_int_equal(n, 1);		/* out; no .out.XXXXXX */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +387,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dir_not_ours, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_base_missing, setup, teardown),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test_setup_teardown(test_replace_fails, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
