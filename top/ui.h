@@ -194,7 +194,8 @@ void procs_read(struct proc_list *l, const char *root, const char *cgdir,
 		const struct report *r, size_t i);
 void procs_free(struct proc_list *l);
 
-/* ui_rc.c: the settings file, $XDG_CONFIG_HOME/idletop/idletoprc */
+/* ui_rc.c: the settings file, $XDG_CONFIG_HOME/idletop/idletoprc; none
+ * (NULL) when neither it nor HOME is set, or when uid != euid */
 char *rc_path(void);
 /*
  * Load into vs: 0 (also when there is no file), or -1 with msg when the

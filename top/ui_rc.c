@@ -31,11 +31,14 @@
 #define RC_FILE "idletoprc"
 #define RC_MAX (64 * 1024)	/* bytes: larger is not a settings file */
 
+/* NULL: no settings file (none set, or set-uid: the environment is not ours) */
 char *rc_path(void)
 {
 	const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
 	char *p;
 
+	if (getuid() != geteuid())
+		return NULL;
 	if (x && *x == '/')
 		return asprintf(&p, "%s/" RC_DIR "/" RC_FILE, x) < 0 ? NULL : p;
 	if (h && *h == '/')

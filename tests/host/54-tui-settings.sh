@@ -9,7 +9,8 @@
 # - a symlink there is ignored with a warning and not written through;
 # - a FIFO there does not hang the start;
 # - a missing $XDG_CONFIG_HOME is not made (only its idletop/ would be);
-# - as root, an $XDG_CONFIG_HOME of another user's (sudo -E) gets nothing.
+# - as root, an $XDG_CONFIG_HOME of another user's (sudo -E) gets nothing;
+# - run set-uid root by nobody, not even root's own directory gets it.
 # The finer rules (size cap, owners, the merge) are tests/unit/test_rc.c's.
 set -u
 TMUX_PREFIX=idletop-rc
@@ -110,7 +111,19 @@ if [ "$(id -u)" = 0 ]; then
 	else
 		bad "root wrote into uid 1000's config: $(ls -lR "$dir/user/config")"
 	fi
+	# a set-uid root copy run by nobody: an XDG_CONFIG_HOME of root's
+	# (nobody's choice of environment) is neither read nor written
+	cp "$idletop" "$dir/idletop-suid" && chmod 4755 "$dir/idletop-suid" &&
+		chmod 755 "$dir" && mkdir "$dir/rootcfg" ||
+		bad "setting up a set-uid copy"
+	idletop="setpriv --reuid=65534 --regid=65534 --clear-groups $dir/idletop-suid" \
+		start "XDG_CONFIG_HOME=$dir/rootcfg"
+	units KiB
+	quit
+	[ -z "$(ls -A "$dir/rootcfg")" ] &&
+		ok "set-uid (uid 65534, euid 0): no settings file written" ||
+		bad "set-uid idletop wrote $(ls -R "$dir/rootcfg")"
 else
-	echo "skip: root with another user's XDG_CONFIG_HOME (needs root)"
+	echo "skip: root with another user's XDG_CONFIG_HOME, set-uid (need root)"
 fi
 exit $fail
