@@ -38,7 +38,6 @@
  *          "ws_idle":B}
  * Strings: invalid UTF-8 bytes become U+FFFD, controls \u00XX.
  */
-#include <errno.h>
 #include "batch.h"
 #include "fmt.h"
 #include "ident.h"
@@ -229,7 +228,6 @@ int batch_json(FILE *f, const struct report *r)
 {
 	struct sbuf b;
 	size_t i;
-	int rc = 0;
 
 	sb_init(&b);
 	head(&b, r);
@@ -238,12 +236,5 @@ int batch_json(FILE *f, const struct report *r)
 		cgroup(&b, r, &r->cg[i], r->p.page_size, &r->p.tb);
 	unclose(&b);
 	sb_puts(&b, "]}\n");
-	if (b.oom) {
-		errno = ENOMEM;
-		rc = -1;
-	} else if (fwrite(b.p, 1, b.len, f) != b.len || fflush(f)) {
-		rc = -1;
-	}
-	sb_free(&b);
-	return rc;
+	return sb_write(f, &b);
 }

@@ -5,7 +5,6 @@
  * collector).  Label values are escaped by fmt_esc_om(); each cgroup's
  * labels (cgroup and its identity, ident.h) are built once per report.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include "batch.h"
 #include "fields.h"
@@ -332,18 +331,10 @@ void metrics_render(struct sbuf *b, const struct report_params *p,
 static int print(FILE *f, const struct report *r, enum metrics_fmt mf)
 {
 	struct sbuf b;
-	int rc = 0;
 
 	sb_init(&b);
 	metrics_render(&b, &r->p, r, mf);
-	if (b.oom) {
-		errno = ENOMEM;
-		rc = -1;
-	} else if (fwrite(b.p, 1, b.len, f) != b.len || fflush(f)) {
-		rc = -1;
-	}
-	sb_free(&b);
-	return rc;
+	return sb_write(f, &b);
 }
 
 int batch_openmetrics(FILE *f, const struct report *r)

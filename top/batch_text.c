@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* batch_text.c - top -b style text report */
-#include <errno.h>
 #include "batch.h"
 #include "fmt.h"
 #include "ident.h"
@@ -82,7 +81,6 @@ int batch_text_fields(FILE *f, const struct report *r,
 	struct field_set def;
 	struct sbuf b;
 	size_t i;
-	int rc = 0;
 
 	if (!set) {
 		fields_default(&def, FF_TEXT);
@@ -93,14 +91,7 @@ int batch_text_fields(FILE *f, const struct report *r,
 	for (i = 0; i < r->n; i++)
 		row(&b, r, &r->cg[i], set);
 	sb_putc(&b, '\n');
-	if (b.oom) {
-		errno = ENOMEM;
-		rc = -1;
-	} else if (fwrite(b.p, 1, b.len, f) != b.len || fflush(f)) {
-		rc = -1;
-	}
-	sb_free(&b);
-	return rc;
+	return sb_write(f, &b);
 }
 
 int batch_text(FILE *f, const struct report *r)

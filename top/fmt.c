@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* fmt.c - string buffer, units and escaping */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,20 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
 const char *sb_str(struct sbuf *b)
 {
 	return b->p && !b->oom ? b->p : "";
+}
+
+int sb_write(FILE *f, struct sbuf *b)
+{
+	int rc = 0;
+
+	if (b->oom) {
+		errno = ENOMEM;
+		rc = -1;
+	} else if (fwrite(b->p, 1, b->len, f) != b->len || fflush(f)) {
+		rc = -1;
+	}
+	sb_free(b);
+	return rc;
 }
 
 size_t utf8_seq(const unsigned char *s, uint32_t *cp)

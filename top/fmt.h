@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct sbuf {
 	char *p;	/* NUL-terminated when len > 0 or after sb_str() */
@@ -24,6 +25,11 @@ void sb_puts(struct sbuf *b, const char *s);
 void sb_printf(struct sbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const char *sb_str(struct sbuf *b);	/* "" when empty or on oom */
+/*
+ * b's text to f, then fflush(f); b is freed.  0, or -1 with errno
+ * (ENOMEM when an append failed: nothing of a truncated text is written).
+ */
+int sb_write(FILE *f, struct sbuf *b);
 
 /*
  * Length of the well-formed UTF-8 sequence at s (1..4), or 0 when the

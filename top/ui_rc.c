@@ -216,7 +216,6 @@ static int write_rc(FILE *f, void *arg)
 {
 	const struct rc_settings *s = arg;
 	struct sbuf b;
-	int rc;
 
 	sb_init(&b);
 	sb_puts(&b, "# idletop settings, written when idletop quits after a "
@@ -225,10 +224,7 @@ static int write_rc(FILE *f, void *arg)
 	sb_printf(&b, "\nsort=%s\nsort_reverse=%d\nunits=%s\nview=%s\n",
 		  fields[s->sort].id, s->sort_rev, ui_unit_name(s->unit),
 		  s->flat ? "flat" : "tree");
-	rc = b.oom ? (errno = ENOMEM, -1) :
-	     fwrite(b.p, 1, b.len, f) != b.len ? -1 : 0;
-	sb_free(&b);
-	return rc;
+	return sb_write(f, &b);
 }
 
 /* The directory name under at (AT_FDCWD: a path), if it is ours; or -1. */

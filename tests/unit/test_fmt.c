@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_fmt.c - escaping for text, JSON and OpenMetrics; units */
+/* test_fmt.c - escaping for text, JSON and OpenMetrics; units; sb_write() */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 #include "fmt.h"
 
@@ -132,6 +135,31 @@ static void test_units(void **state)
 	sb_free(&b);
 }
 
+/* The whole text, or on a failed append nothing and ENOMEM; b freed. */
+static void test_sb_write(void **state)
+{
+	char out[64] = "";
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	struct sbuf b;
+
+	(void)state;
+	assert_non_null(f);
+	sb_init(&b);
+	sb_puts(&b, "whole\n");
+	assert_int_equal(sb_write(f, &b), 0);
+	assert_null(b.p);
+	assert_string_equal(out, "whole\n");
+	sb_init(&b);
+	sb_puts(&b, "truncated");
+	b.oom = 1;
+	errno = 0;
+	assert_int_equal(sb_write(f, &b), -1);
+	assert_int_equal(errno, ENOMEM);
+	assert_null(b.p);
+	assert_string_equal(out, "whole\n");
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_openmetrics),
 		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_sb_write),
 	};
 
 	return cmocka_run_group_tests_name("fmt", tests, NULL, NULL);
