@@ -8,11 +8,14 @@
  *  "cpu_bound":BOOL, "first_window":BOOL, "steady_period_seconds":S,
  *  "source":"kpageidle"|"bitmap",
  *  "method":"scan-folios"|"scan-ioctl"|"read-write", "page_size":B,
- *  "pfns":N, "ws_cycles":K, "headroom_pct":P, "age_buckets":[1,2,4,8,16],
+ *  "pfns":N, "ws_cycles":K, "headroom_pct":P,
+ *  "cgroups_folded":N (left out by --max-depth etc., select.h),
+ *  "age_buckets":[1,2,4,8,16],
  *  "idle_seconds":[60,120,...] (--idle-buckets),
  *  "warnings":[{"id":"mglru_unfixed", "message":STR}] (empty: none),
  *  "cgroups":[{"path":STR, "ino":N, "parent":INDEX|null, "depth":N,
- *    "pseudo":BOOL,
+ *    "pseudo":BOOL, "folded":N (cgroups left out whose own pages are
+ *    in this one's self),
  *    "memory":{"current":B|null, "low":B|"max"|null, "high":..., "max":...,
  *              "anon":B|null, "file":B|null, "shmem":B|null,
  *              "swap":B|null, "refault_anon":N|null, "refault_file":N|null},
@@ -167,8 +170,8 @@ static void cgroup(struct sbuf *b, const struct report *r,
 		sb_puts(b, "\"parent\":null,");
 	else
 		sb_printf(b, "\"parent\":%d,", s->parent);
-	sb_printf(b, "\"depth\":%d,\"pseudo\":%s,", s->depth,
-		  s->pseudo ? "true" : "false");
+	sb_printf(b, "\"depth\":%d,\"pseudo\":%s,\"folded\":%u,", s->depth,
+		  s->pseudo ? "true" : "false", s->folded);
 	memory(b, &s->mem);
 	pages(b, "self", &s->self, ps);
 	pages(b, "total", &s->total, ps);
@@ -211,10 +214,10 @@ static void head(struct sbuf *b, const struct report *r)
 	jstr(b, "source", r->p.source);
 	jstr(b, "method", r->p.method ? r->p.method : "");
 	sb_printf(b, "\"page_size\":%llu,\"pfns\":%llu,\"ws_cycles\":%u,"
-		  "\"headroom_pct\":%u,\"age_buckets\":[",
-		  (unsigned long long)r->p.page_size,
+		  "\"headroom_pct\":%u,\"cgroups_folded\":%zu,"
+		  "\"age_buckets\":[", (unsigned long long)r->p.page_size,
 		  (unsigned long long)r->pfns, r->p.ws_cycles,
-		  r->p.headroom_pct);
+		  r->p.headroom_pct, r->folded);
 	for (i = 0; i < AGE_BUCKETS; i++)
 		sb_printf(b, "%s%u", i ? "," : "", age_bucket_min[i]);
 	sb_puts(b, "],\"idle_seconds\":[");

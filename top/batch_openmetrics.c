@@ -252,6 +252,22 @@ static void gauge(struct out *o, const char *name, const char *unit,
 	sb_putc(o->b, '\n');
 }
 
+/* Cgroups with series, and those left out whose pages fold into them. */
+static void cgroup_counts(struct out *o)
+{
+	const struct report *r = o->r;
+	size_t i, shown = 0;
+
+	for (i = 0; i < r->n; i++)
+		shown += !r->cg[i].pseudo;
+	family(o, "idletop_cgroups", "gauge", NULL, "Cgroups by state: shown "
+	       "(with series), folded (left out by --max-depth, --min-bytes, "
+	       "--include or --exclude; their own pages count in the self "
+	       "series of the nearest shown ancestor).");
+	sb_printf(o->b, "idletop_cgroups{state=\"shown\"} %zu\n"
+		  "idletop_cgroups{state=\"folded\"} %zu\n", shown, r->folded);
+}
+
 static void globals(struct out *o, const struct report_params *p)
 {
 	const struct report *r = o->r;
@@ -284,6 +300,7 @@ static void globals(struct out *o, const struct report_params *p)
 	family(o, "idletop_cpu_seconds", "counter", "seconds", "CPU time of "
 	       "idletop's cycles since it started, priming passes included.");
 	sb_printf(o->b, "idletop_cpu_seconds_total %.3f\n", r->cpu_total);
+	cgroup_counts(o);
 }
 
 static void cgroups(struct out *o)
@@ -295,9 +312,11 @@ static void cgroups(struct out *o)
 	per_kind(o, "idletop_idle_bytes", 0, 1, "Evictable bytes of the "
 		 "subtree idle for at least one cycle, by kind.");
 	per_kind(o, "idletop_self_resident_bytes", 1, 0, "Resident LRU bytes "
-		 "charged to the cgroup itself, by kind (sums to the node).");
+		 "charged to the cgroup itself and to the descendants left out "
+		 "of the series (idletop_cgroups), by kind: sums to the node.");
 	per_kind(o, "idletop_self_idle_bytes", 1, 1, "Evictable bytes of the "
-		 "cgroup itself idle for at least one cycle, by kind.");
+		 "cgroup itself and of the descendants left out of the series, "
+		 "idle for at least one cycle, by kind.");
 	idle_age(o);
 	for (i = 0; i < FIELDS_NR; i++)
 		if (fields[i].metric)

@@ -45,7 +45,9 @@ struct cg_stat {
 	int parent, depth;	/* parent index, -1 for the root */
 	int pseudo;		/* "(unknown)": pages of vanished/unseen memcgs */
 	struct cg_mem mem;	/* memory.* files */
-	struct cg_pages self;	/* pages charged to this cgroup itself */
+	struct cg_pages self;	/* pages charged to this cgroup itself, and
+				 * to those folded into it (select.h) */
+	unsigned folded;	/* cgroups left out whose self is in self */
 	struct cg_pages total;	/* self plus all descendants */
 	/* derived from total, in bytes */
 	uint64_t resident, idle, working_set, sugg_low, sugg_high;
@@ -93,6 +95,7 @@ struct report {
 	uint64_t pfns;
 	struct cg_stat *cg;	/* pre-order; cg[0] is the root */
 	size_t n;
+	size_t folded;		/* cgroups left out by a selection (select.h) */
 	struct cg_tree tree;	/* owns the path strings */
 };
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_export.c - the exporter's parts: identity labels, cardinality
- * controls, option parsing, idle ages in seconds on fake clocks, the
+ * test_export.c - the exporter's parts: identity labels, option parsing, idle ages in seconds on fake clocks, the
  * metrics' two formats, and the HTTP server (status, negotiation, a port
  * in use, a client that never reads).
  */
@@ -23,7 +22,6 @@
 #include "ident.h"
 #include "kpf.h"
 #include "metrics.h"
-#include "select.h"
 #include "util.h"
 
 static void want_ident(const char *path, const char *unit, const char *slice,
@@ -90,45 +88,6 @@ static void fake_report(struct report *r, struct cg_stat *cg)
 	}
 	r->cg = cg;
 	r->n = 5;
-}
-
-static void selected(const struct cg_select *s, const char *want)
-{
-	struct report r, v;
-	struct cg_stat cg[5];
-	char got[64] = "";
-	size_t i;
-
-	fake_report(&r, cg);
-	assert_int_equal(report_select(&r, s, &v), 0);
-	for (i = 0; i < v.n; i++)
-		snprintf(got + strlen(got), sizeof(got) - strlen(got),
-			 "%s%s<%d", i ? " " : "", v.cg[i].path, v.cg[i].parent);
-	assert_string_equal(got, want);
-	report_free(&v);
-}
-
-static void test_select(void **state)
-{
-	struct cg_select s;
-
-	(void)state;
-	select_default(&s);
-	assert_false(select_active(&s));
-	selected(&s, "/<-1 /a<0 /a/b<1 /a/b/c<2 /z<0");
-	s.max_depth = 1;
-	selected(&s, "/<-1 /a<0 /z<0");
-	select_default(&s);
-	s.min_bytes = 35;
-	selected(&s, "/<-1 /a<0 /a/b<1");
-	select_default(&s);
-	s.exclude[s.n_exclude++] = "/a/b";
-	selected(&s, "/<-1 /a<0 /a/b/c<1 /z<0");	/* nearest ancestor */
-	select_default(&s);
-	s.include[s.n_include++] = "/a*";
-	s.exclude[s.n_exclude++] = "*/c";
-	assert_true(select_active(&s));
-	selected(&s, "/<-1 /a<0 /a/b<1");
 }
 
 static void test_parse(void **state)
@@ -419,7 +378,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ident),
-		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_idle_seconds),
 		cmocka_unit_test(test_metrics),
