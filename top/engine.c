@@ -59,6 +59,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 	cg_tree_free(&tree);
 	e->params.ws_cycles = cfg->ws_cycles;
 	e->params.headroom_pct = cfg->headroom_pct;
+	e->params.node = cfg->node_label;
 	e->params.tb = cfg->idle_buckets;
 	e->params.period = cfg->mark_wait >= 0 ? cfg->mark_wait : cfg->period;
 	e->params.source = idlesrc_kind_name(e->sc.src.kind);

@@ -3,7 +3,13 @@
  * ident.h - who a cgroup is, from well-known path layouts, for labels
  * that join with other monitoring (systemd units, kube-state-metrics):
  *
- *   systemd     unit  = the innermost *.service or *.scope component
+ *   systemd     unit  = the innermost *.service or *.scope component,
+ *                       "" when that is a container's scope
+ *                       (<runtime>-<hex ID>.scope, runtimes below: its
+ *                       container_id and runtime instead, under
+ *                       kubepods or not) or a
+ *                       login session's (session-N.scope): they come and
+ *                       go with each container and login
  *               slice = the innermost *.slice component
  *   Kubernetes  under "kubepods" (cgroupfs driver) or "kubepods.slice"
  *               (systemd driver):

@@ -76,6 +76,7 @@ struct report_params {
 	double cycle_seconds;	/* the cycle's length (report_build sets it) */
 	const char *source;	/* "kpageidle" / "bitmap" */
 	const char *method;	/* "scan-folios" / "scan-ioctl" / "read-write" */
+	const char *node;	/* --node-label: a label on every metric */
 	uint64_t page_size;
 	struct idle_tbuckets tb;	/* idle time buckets, seconds */
 };

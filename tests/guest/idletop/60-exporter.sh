@@ -58,10 +58,13 @@ while :; do
 	[ $i -gt 300 ] && { echo "FAIL: no report after 30 s"; exit 1; }
 	sleep 0.1
 done
-ws=$(grep -F 'idletop_working_set_bytes{cgroup="/system.slice/g60.service",unit="g60.service",slice="system.slice"} ' m |
+ws=$(grep -F 'idletop_working_set_bytes{cgroup="/system.slice/g60.service"} ' m |
 	awk '{ print $2 }')
-[ -n "$ws" ] && [ "$ws" -gt 0 ] && echo "ok: the service's working set with unit and slice labels: $ws" ||
+[ -n "$ws" ] && [ "$ws" -gt 0 ] && echo "ok: the service's working set: $ws" ||
 	{ echo "FAIL: service series:"; grep g60 m; fail=1; }
+grep -qxF 'idletop_cgroup_info{cgroup="/system.slice/g60.service",unit="g60.service",slice="system.slice"} 1' m &&
+	echo "ok: the service's unit and slice in idletop_cgroup_info" ||
+	{ echo "FAIL: info series:"; grep g60 m; fail=1; }
 grep -q 'cgroup="/system.slice/g60.service/deep"' m &&
 	{ echo "FAIL: --max-depth 2 shows depth 3"; fail=1; } || echo "ok: --max-depth 2"
 if wget -q -O /dev/null http://127.0.0.1:9410/nope 2> werr; then
