@@ -6,6 +6,8 @@
  * {"idletop":VERSION, "cycle":N, "start":UNIX_S, "end":UNIX_S,
  *  "period_seconds":S, "cycle_seconds":S, "cpu_seconds":S,
  *  "cpu_bound":BOOL, "first_window":BOOL, "steady_period_seconds":S,
+ *  "ws_complete":BOOL (the idle ages cover the working set's window),
+ *  "ws_window_seconds":S (--ws-cycles times the cycle's length),
  *  "source":"kpageidle"|"bitmap",
  *  "method":"scan-folios"|"scan-ioctl"|"read-write", "page_size":B,
  *  "pfns":N, "ws_cycles":K, "headroom_pct":P,
@@ -25,6 +27,8 @@
  *    "resident":B, "idle":B, "idle_pct":PCT, "working_set":B,
  *    "suggested_low":B, "suggested_high":B,
  *    "idle_for":[B per idle_seconds: idle for at least that long],
+ *    "working_set_by_kind":{"anon":B, "file":B, "shmem":B},
+ *    "no_swap":BOOL (anon and shmem cannot be swapped out),
  *    "identity":{"unit":STR|null, "slice":..., "pod_uid":...,
  *                "qos_class":..., "container_id":...,
  *                "container_runtime":...} (ident.h; not on the pseudo)}]}
@@ -32,7 +36,8 @@
  *    "resident":B, "idle":B, "idle_pct":PCT|null (nothing resident),
  *    "working_set":B, "suggested_low":B, "suggested_high":B,
  *    "limit_pct":PCT|null, "psi_some_avg10":PCT|null,
- *    "refaults_per_second":N|null, "reaccess":B,
+ *    "refaults_per_second":N|null, "reaccess":B, "kernel":B|null,
+ *    "suggested_high_floor":B|null (null: swap can take anon),
  *    "suggested_high_cycles":K (0: resident was the base)}]}
  * PAGES = {"anon":B, "file":B, "shmem":B, "unevictable":B,
  *          "idle_anon":B, "idle_file":B, "idle_shmem":B,
@@ -92,7 +97,7 @@ static void pages(struct sbuf *b, const char *key, const struct cg_pages *p,
 		sb_printf(b, "%s%llu", i ? "," : "",
 			  (unsigned long long)(p->reaccess[i] * ps));
 	sb_puts(b, "],");
-	ju64(b, "ws_idle", 1, p->ws_idle * ps);
+	ju64(b, "ws_idle", 1, cg_pages_ws_idle(p) * ps);
 	unclose(b);
 	sb_puts(b, "},");
 }
@@ -159,6 +164,18 @@ static void registry(struct sbuf *b, const struct report *r,
 	sb_printf(b, "\"suggested_high_cycles\":%u,", s->sugg_cycles);
 }
 
+static void ws_kind(struct sbuf *b, const struct cg_stat *s)
+{
+	static const char *const kind_key[PK_NR] = { "anon", "file", "shmem" };
+	int k;
+
+	sb_puts(b, "\"working_set_by_kind\":{");
+	for (k = 0; k < PK_NR; k++)
+		sb_printf(b, "%s\"%s\":%llu", k ? "," : "", kind_key[k],
+			  (unsigned long long)s->ws_kind[k]);
+	sb_printf(b, "},\"no_swap\":%s,", s->no_swap ? "true" : "false");
+}
+
 static void cgroup(struct sbuf *b, const struct report *r,
 		   const struct cg_stat *s, uint64_t ps,
 		   const struct idle_tbuckets *tb)
@@ -176,6 +193,7 @@ static void cgroup(struct sbuf *b, const struct report *r,
 	pages(b, "self", &s->self, ps);
 	pages(b, "total", &s->total, ps);
 	idle_for(b, s, tb);
+	ws_kind(b, s);
 	if (!s->pseudo)
 		ident_json(b, s->path);
 	registry(b, r, s);
@@ -211,6 +229,9 @@ static void head(struct sbuf *b, const struct report *r)
 		  r->end - r->start, r->cpu, r->cpu_bound ? "true" : "false");
 	sb_printf(b, "\"first_window\":%s,\"steady_period_seconds\":%g,",
 		  r->first ? "true" : "false", r->steady);
+	sb_printf(b, "\"ws_complete\":%s,\"ws_window_seconds\":%.3f,",
+		  r->ws_complete ? "true" : "false",
+		  (r->p.ws_cycles ? r->p.ws_cycles : 1) * (r->end - r->start));
 	jstr(b, "source", r->p.source);
 	jstr(b, "method", r->p.method ? r->p.method : "");
 	sb_printf(b, "\"page_size\":%llu,\"pfns\":%llu,\"ws_cycles\":%u,"

@@ -160,6 +160,24 @@ static void cgroup_info(struct out *o)
 	}
 }
 
+static void ws_by_kind(struct out *o)
+{
+	const char *name = "idletop_working_set_by_kind_bytes";
+	const struct report *r = o->r;
+	char extra[16];
+	size_t i;
+	int k;
+
+	family(o, name, "gauge", "bytes", "Working set of the subtree by "
+	       "kind (sums to idletop_working_set_bytes).");
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < PK_NR; k++) {
+			snprintf(extra, sizeof(extra), "kind=\"%s\"",
+				 kind_name[k]);
+			sample_u64(o, name, i, extra, r->cg[i].ws_kind[k]);
+		}
+}
+
 static void idle_age(struct out *o)
 {
 	const char *name = "idletop_idle_age_bytes";
@@ -328,6 +346,25 @@ static void cgroup_counts(struct out *o)
 	sb_printf(o->b, " %zu\n", r->folded);
 }
 
+/* What the working set and the suggestions were measured with. */
+static void window(struct out *o, const struct report *r)
+{
+	unsigned ws = r->p.ws_cycles ? r->p.ws_cycles : 1;
+
+	gauge(o, "idletop_ws_window_cycles", NULL, "--ws-cycles: a page idle "
+	      "for this many cycles is out of the working set.", "%.0f", ws);
+	gauge(o, "idletop_ws_window_seconds", "seconds", "The working set's "
+	      "window: --ws-cycles times the reported cycle's length.",
+	      "%.3f", ws * (r->end - r->start));
+	gauge(o, "idletop_headroom_ratio", NULL, "--headroom as a ratio: "
+	      "the suggested memory.high is the working set times 1 + this, "
+	      "plus kernel memory.", "%g", r->p.headroom_pct / 100.0);
+	gauge(o, "idletop_working_set_complete", NULL, "1 when the idle ages "
+	      "cover the working set's window; 0 for the first cycles after "
+	      "a start, when the working set reads high: leave them out of "
+	      "max_over_time() sizing.", "%.0f", r->ws_complete);
+}
+
 static void globals(struct out *o, const struct report_params *p)
 {
 	const struct report *r = o->r;
@@ -362,6 +399,7 @@ static void globals(struct out *o, const struct report_params *p)
 	global(o, "idletop_cpu_seconds_total", NULL);
 	sb_printf(o->b, " %.3f\n", r->cpu_total);
 	cgroup_counts(o);
+	window(o, r);
 }
 
 static void cgroups(struct out *o)
@@ -379,6 +417,7 @@ static void cgroups(struct out *o)
 	per_kind(o, "idletop_self_idle_bytes", 1, 1, "Evictable bytes of the "
 		 "cgroup itself and of the descendants left out of the series, "
 		 "idle for at least one cycle, by kind.");
+	ws_by_kind(o);
 	idle_age(o);
 	for (i = 0; i < FIELDS_NR; i++)
 		if (fields[i].metric)

@@ -176,6 +176,22 @@ void ident_parse(const char *path, struct ident *id)
 	}
 }
 
+int ident_aggregate(const char *path)
+{
+	const char *name = strrchr(path, '/');
+	struct ident id;
+	size_t n;
+
+	name = name ? name + 1 : path;
+	n = strlen(name);
+	if (!n)
+		return 1;	/* "/" */
+	ident_parse(path, &id);
+	if (ends(name, n, ".slice") || !strcmp(name, "kubepods"))
+		return !id.f[ID_POD_UID][0];
+	return id.f[ID_QOS][0] && !id.f[ID_POD_UID][0];
+}
+
 void ident_json(struct sbuf *b, const char *path)
 {
 	struct ident id;

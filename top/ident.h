@@ -44,6 +44,11 @@ extern const char *const ident_name[IDENT_FIELDS];
 
 /* Parse a cgroup path ("/a/b", raw bytes) into *id. */
 void ident_parse(const char *path, struct ident *id);
+/*
+ * 1 when the path is an aggregate, not a workload: "/", a *.slice other
+ * than a pod's, kubepods and its QoS levels (cgroupfs driver).
+ */
+int ident_aggregate(const char *path);
 
 struct sbuf;
 /*
