@@ -189,7 +189,7 @@ Columns: Space shows/hides, F7 [ F8 ] move, Esc or F2 back (saved on exit; --fie
  [x] IDLE      idle         pages not accessed for at least one cycle
  [x] IDLE%     idle_pct     IDLE of RESIDENT, % ("-": nothing resident)
  [x] WORKSET   working_set  resident minus pages idle for >= --ws-cycles cycles
- [x] HIGH*     sugg_high    suggested memory.high: WORKSET+headroom+KERNEL
+ [x] HIGH*     sugg_high    suggested memory.high: working set+headroom+kernel
  [x] CURRENT   current      memory.current
  [x] HIGH/MAX  high_max     memory.high / memory.max
  [x] %LIMIT    limit_pct    memory.current of the lower of memory.high and memor
@@ -214,14 +214,14 @@ Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
 Columns: Space shows/hides, F7 [ F8 ] move, Esc or F2 back (saved on exit; --fie
  [x] IDLE%     idle_pct     IDLE of RESIDENT, % ("-": nothing resident)
  [x] WORKSET   working_set  resident minus pages idle for >= --ws-cycles cycles
- [x] HIGH*     sugg_high    suggested memory.high: WORKSET+headroom+KERNEL
+ [x] HIGH*     sugg_high    suggested memory.high: working set+headroom+kernel
  [x] CURRENT   current      memory.current
  [x] HIGH/MAX  high_max     memory.high / memory.max
  [x] %LIMIT    limit_pct    memory.current of the lower of memory.high and memor
  [x] PSI10     psi          memory.pressure some avg10, %
  [x] REFLT/s   refaults     workingset refaults (anon + file) per second, betwee
  [x] TREND     trend        IDLE% over the last cycles
- [x] FLOOR*    sugg_floor   anon+shmem when swap is off: least base of HIGH*
+ [x] FLOOR*    sugg_floor   without swap: anon+shmem, the floor of sugg_high
  [ ] SHMEM     shmem        shmem and tmpfs pages
  [ ] LOW*      sugg_low     suggested memory.low: the working set
  [ ] LOW       low          memory.low
@@ -331,7 +331,7 @@ Sort by: Enter picks, Esc or F6 back
    IDLE%     IDLE of RESIDENT, % ("-": nothing resident)
    WORKSET   resident minus pages idle for >= --ws-cycles cycles
    LOW*      suggested memory.low: the working set
-   HIGH*     suggested memory.high: WORKSET+headroom+KERNEL
+   HIGH*     suggested memory.high: working set+headroom+kernel
    CURRENT   memory.current
    LOW       memory.low
    HIGH      memory.high
