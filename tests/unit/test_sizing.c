@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "batch.h"
 #include "engine.h"
 #include "fields.h"
 #include "fixture.h"
@@ -277,8 +278,24 @@ static void test_engine(void **state)
 	close_fixture(&fx, &e);
 }
 
+/* What a format says, in a string (malloc'ed). */
+static char *print(const struct report *r, int (*fn)(FILE *,
+						      const struct report *))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(f, r), 0);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+/* Complete, as the metrics, the JSON and the text say it alike. */
 static int complete(const struct report *r)
 {
+	char *json = print(r, batch_json), *text = print(r, batch_text);
 	struct sbuf b;
 	int c;
 
@@ -286,6 +303,11 @@ static int complete(const struct report *r)
 	c = strstr(sb_str(&b), "\nidletop_working_set_complete 1\n") != NULL;
 	assert_true(c || strstr(b.p, "\nidletop_working_set_complete 0\n"));
 	assert_int_equal(c, r->ws_complete);
+	assert_non_null(strstr(json, c ? "\"ws_complete\":true," :
+			       "\"ws_complete\":false,"));
+	assert_int_equal(!strstr(text, "; INCOMPLETE: ages reach back"), c);
+	free(json);
+	free(text);
 	sb_free(&b);
 	return c;
 }
