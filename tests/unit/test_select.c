@@ -159,21 +159,25 @@ static const struct report *next_report(struct engine *e)
 	return &e->report;
 }
 
-/* Sum of the values of the lines that start with prefix. */
+/*
+ * Sum of the values of the lines that start with prefix: what follows
+ * the line's last space (a label value may hold spaces and braces).
+ */
 static double sum_lines(const char *text, const char *prefix)
 {
 	size_t n = strlen(prefix);
-	const char *p = text;
+	const char *p = text, *e, *sp;
 	double sum = 0;
 
-	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		const char *sp;
-
+	for (; *p; p = e + 1) {
+		e = strchr(p, '\n');
+		assert_non_null(e);
 		if (strncmp(p, prefix, n))
 			continue;
-		sp = strchr(p, '}');
-		assert_non_null(sp);
-		sum += strtod(sp + 1, NULL);
+		for (sp = e; sp > p && sp[-1] != ' ';)
+			sp--;
+		assert_true(sp > p);
+		sum += strtod(sp, NULL);
 	}
 	return sum;
 }
@@ -190,6 +194,7 @@ static const char *const kube_tree[] = {
 	"/system.slice",
 	"/system.slice/ssh.service",
 	"/system.slice/cron.service",
+	"/system.slice/odd} name 1.service",	/* a brace, spaces, a digit */
 	"/user.slice",
 	"/user.slice/user-1000.slice",
 	"/user.slice/user-1000.slice/session-3.scope",

@@ -69,8 +69,8 @@ grep -qxF 'idletop_cgroup_info{cgroup="/system.slice/g60.service",unit="g60.serv
 	{ echo "FAIL: info series:"; grep g60 m; fail=1; }
 grep -q 'cgroup="/system.slice/g60.service/deep"' m &&
 	{ echo "FAIL: --max-depth 2 shows depth 3"; fail=1; } || echo "ok: --max-depth 2"
-sum() {	# the sum of the samples whose line starts with $1
-	awk -v p="$1" 'index($0, p) == 1 { s += $2 } END { printf "%.0f\n", s }' m
+sum() {	# the sum of the samples whose line starts with $1 (a label may hold a space)
+	awk -v p="$1" 'index($0, p) == 1 { s += $NF } END { printf "%.0f\n", s }' m
 }
 self=$(sum 'idletop_self_resident_bytes{') root=$(sum 'idletop_resident_bytes{cgroup="/",')
 [ "$self" = "$root" ] && [ "$root" -gt 0 ] &&
