@@ -46,7 +46,7 @@ struct cg_pages {
 	uint64_t resident[PK_NR];	/* LRU pages, THP tails included */
 	uint64_t idle[PK_NR];		/* idle this cycle (age >= 1), evictable */
 	uint64_t unevictable;		/* resident, never counted idle */
-	uint64_t ws_idle;		/* evictable with age >= ws_cycles */
+	uint64_t ws_idle[PK_NR];	/* evictable with age >= ws_cycles */
 	uint64_t age[AGE_BUCKETS];	/* idle pages by age bucket */
 	uint64_t idle_t[IDLE_TBUCKETS_MAX];	/* idle pages by time bucket */
 	/* pages found accessed this cycle, by the bucket of the age they
@@ -57,6 +57,7 @@ struct cg_pages {
 void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src);
 uint64_t cg_pages_resident(const struct cg_pages *p);
 uint64_t cg_pages_idle(const struct cg_pages *p);
+uint64_t cg_pages_ws_idle(const struct cg_pages *p);	/* all kinds */
 
 struct acct_ent {
 	uint64_t ino;		/* 0 = free slot (ino 0 is stored in zero_ent) */

@@ -6,13 +6,18 @@
  * {"idletop":VERSION, "cycle":N, "start":UNIX_S, "end":UNIX_S,
  *  "period_seconds":S, "cycle_seconds":S, "cpu_seconds":S,
  *  "cpu_bound":BOOL, "first_window":BOOL, "steady_period_seconds":S,
+ *  "ws_complete":BOOL (the idle ages cover the working set's window),
+ *  "ws_window_seconds":S (--ws-cycles times the cycle's length),
  *  "source":"kpageidle"|"bitmap",
  *  "method":"scan-folios"|"scan-ioctl"|"read-write", "page_size":B,
- *  "pfns":N, "ws_cycles":K, "headroom_pct":P, "age_buckets":[1,2,4,8,16],
+ *  "pfns":N, "ws_cycles":K, "headroom_pct":P,
+ *  "cgroups_folded":N (left out by --max-depth etc., select.h),
+ *  "age_buckets":[1,2,4,8,16],
  *  "idle_seconds":[60,120,...] (--idle-buckets),
  *  "warnings":[{"id":"mglru_unfixed", "message":STR}] (empty: none),
  *  "cgroups":[{"path":STR, "ino":N, "parent":INDEX|null, "depth":N,
- *    "pseudo":BOOL,
+ *    "pseudo":BOOL, "folded":N (cgroups left out whose own pages are
+ *    in this one's self),
  *    "memory":{"current":B|null, "low":B|"max"|null, "high":..., "max":...,
  *              "anon":B|null, "file":B|null, "shmem":B|null,
  *              "swap":B|null, "refault_anon":N|null, "refault_file":N|null},
@@ -22,6 +27,8 @@
  *    "resident":B, "idle":B, "idle_pct":PCT, "working_set":B,
  *    "suggested_low":B, "suggested_high":B,
  *    "idle_for":[B per idle_seconds: idle for at least that long],
+ *    "working_set_by_kind":{"anon":B, "file":B, "shmem":B},
+ *    "no_swap":BOOL (anon and shmem cannot be swapped out),
  *    "identity":{"unit":STR|null, "slice":..., "pod_uid":...,
  *                "qos_class":..., "container_id":...,
  *                "container_runtime":...} (ident.h; not on the pseudo)}]}
@@ -29,7 +36,8 @@
  *    "resident":B, "idle":B, "idle_pct":PCT|null (nothing resident),
  *    "working_set":B, "suggested_low":B, "suggested_high":B,
  *    "limit_pct":PCT|null, "psi_some_avg10":PCT|null,
- *    "refaults_per_second":N|null, "reaccess":B,
+ *    "refaults_per_second":N|null, "reaccess":B, "kernel":B|null,
+ *    "suggested_high_floor":B|null (null: swap can take anon),
  *    "suggested_high_cycles":K (0: resident was the base)}]}
  * PAGES = {"anon":B, "file":B, "shmem":B, "unevictable":B,
  *          "idle_anon":B, "idle_file":B, "idle_shmem":B,
@@ -88,7 +96,7 @@ static void pages(struct sbuf *b, const char *key, const struct cg_pages *p,
 		sb_printf(b, "%s%llu", i ? "," : "",
 			  (unsigned long long)(p->reaccess[i] * ps));
 	sb_puts(b, "],");
-	ju64(b, "ws_idle", 1, p->ws_idle * ps);
+	ju64(b, "ws_idle", 1, cg_pages_ws_idle(p) * ps);
 	unclose(b);
 	sb_puts(b, "},");
 }
@@ -155,6 +163,18 @@ static void registry(struct sbuf *b, const struct report *r,
 	sb_printf(b, "\"suggested_high_cycles\":%u,", s->sugg_cycles);
 }
 
+static void ws_kind(struct sbuf *b, const struct cg_stat *s)
+{
+	static const char *const kind_key[PK_NR] = { "anon", "file", "shmem" };
+	int k;
+
+	sb_puts(b, "\"working_set_by_kind\":{");
+	for (k = 0; k < PK_NR; k++)
+		sb_printf(b, "%s\"%s\":%llu", k ? "," : "", kind_key[k],
+			  (unsigned long long)s->ws_kind[k]);
+	sb_printf(b, "},\"no_swap\":%s,", s->no_swap ? "true" : "false");
+}
+
 static void cgroup(struct sbuf *b, const struct report *r,
 		   const struct cg_stat *s, uint64_t ps,
 		   const struct idle_tbuckets *tb)
@@ -166,12 +186,13 @@ static void cgroup(struct sbuf *b, const struct report *r,
 		sb_puts(b, "\"parent\":null,");
 	else
 		sb_printf(b, "\"parent\":%d,", s->parent);
-	sb_printf(b, "\"depth\":%d,\"pseudo\":%s,", s->depth,
-		  s->pseudo ? "true" : "false");
+	sb_printf(b, "\"depth\":%d,\"pseudo\":%s,\"folded\":%u,", s->depth,
+		  s->pseudo ? "true" : "false", s->folded);
 	memory(b, &s->mem);
 	pages(b, "self", &s->self, ps);
 	pages(b, "total", &s->total, ps);
 	idle_for(b, s, tb);
+	ws_kind(b, s);
 	if (!s->pseudo)
 		ident_json(b, s->path);
 	registry(b, r, s);
@@ -207,13 +228,16 @@ static void head(struct sbuf *b, const struct report *r)
 		  r->end - r->start, r->cpu, r->cpu_bound ? "true" : "false");
 	sb_printf(b, "\"first_window\":%s,\"steady_period_seconds\":%g,",
 		  r->first ? "true" : "false", r->steady);
+	sb_printf(b, "\"ws_complete\":%s,\"ws_window_seconds\":%.3f,",
+		  r->ws_complete ? "true" : "false",
+		  (r->p.ws_cycles ? r->p.ws_cycles : 1) * (r->end - r->start));
 	jstr(b, "source", r->p.source);
 	jstr(b, "method", r->p.method ? r->p.method : "");
 	sb_printf(b, "\"page_size\":%llu,\"pfns\":%llu,\"ws_cycles\":%u,"
-		  "\"headroom_pct\":%u,\"age_buckets\":[",
-		  (unsigned long long)r->p.page_size,
+		  "\"headroom_pct\":%u,\"cgroups_folded\":%zu,"
+		  "\"age_buckets\":[", (unsigned long long)r->p.page_size,
 		  (unsigned long long)r->pfns, r->p.ws_cycles,
-		  r->p.headroom_pct);
+		  r->p.headroom_pct, r->folded);
 	for (i = 0; i < AGE_BUCKETS; i++)
 		sb_printf(b, "%s%u", i ? "," : "", age_bucket_min[i]);
 	sb_puts(b, "],\"idle_seconds\":[");

@@ -3,9 +3,12 @@
  * batch_openmetrics.c - the metrics of a report (metrics.h) for the
  * exporter (http.c) and for -f openmetrics (node_exporter's textfile
  * collector).  Label values are escaped by fmt_esc_om(); each cgroup's
- * labels (cgroup and its identity, ident.h) are built once per report.
+ * labels (cgroup, and node with --node-label) are built once per report.
+ * Identity (ident.h) is in one info series per cgroup,
+ * idletop_cgroup_info, to join with group_left as kube_pod_info is.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "batch.h"
 #include "fields.h"
 #include "ident.h"
@@ -17,33 +20,64 @@ static const char *const kind_name[PK_NR] = { "anon", "file", "shmem" };
 struct out {
 	struct sbuf *b;
 	enum metrics_fmt f;
+	const struct report_params *p;
 	const struct report *r;
 	struct sbuf lab;	/* every cgroup's labels, back to back */
 	size_t *off;		/* cgroup i: lab.p[off[i]] .. lab.p[off[i+1]] */
 };
 
 /*
- * Metadata of a family.  A counter's samples end in "_total", which
- * OpenMetrics leaves out of the family name and Prometheus' format keeps.
+ * Metadata of a family.  A counter's samples end in "_total", an info's
+ * in "_info" (a gauge in Prometheus' format), which OpenMetrics leaves
+ * out of the family name and Prometheus' format keeps.
  */
 static void family(struct out *o, const char *name, const char *type,
 		   const char *unit, const char *help)
 {
-	int counter = type[0] == 'c', om = o->f == MF_OPENMETRICS;
-	const char *sfx = counter && !om ? "_total" : "";
+	int counter = type[0] == 'c', info = type[0] == 'i';
+	int om = o->f == MF_OPENMETRICS;
+	const char *sfx = counter && !om ? "_total" : info && !om ? "_info" : "";
 
+	if (info && !om)
+		type = "gauge";
 	sb_printf(o->b, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, sfx, help,
 		  name, sfx, type);
 	if (unit && om)
 		sb_printf(o->b, "# UNIT %s %s\n", name, unit);
 }
 
+/* ,name="value" */
+static void label(struct sbuf *b, const char *name, const char *value)
+{
+	sb_printf(b, ",%s=\"", name);
+	fmt_esc_om(b, value);
+	sb_putc(b, '"');
+}
+
+/* name{extra,node="..."} of a series without a cgroup; extra: NULL, or
+ * labels without the braces. */
+static void global(struct out *o, const char *name, const char *extra)
+{
+	const char *node = o->p->node;
+
+	sb_puts(o->b, name);
+	if (!extra && !node)
+		return;
+	sb_putc(o->b, '{');
+	if (extra)
+		sb_puts(o->b, extra);
+	if (node) {
+		sb_printf(o->b, "%snode=\"", extra ? "," : "");
+		fmt_esc_om(o->b, node);
+		sb_putc(o->b, '"');
+	}
+	sb_putc(o->b, '}');
+}
+
 static int labels_build(struct out *o)
 {
 	const struct report *r = o->r;
-	struct ident id;
 	size_t i;
-	int f;
 
 	o->off = calloc(r->n + 1, sizeof(*o->off));
 	if (!o->off)
@@ -53,16 +87,8 @@ static int labels_build(struct out *o)
 		sb_puts(&o->lab, "cgroup=\"");
 		fmt_esc_om(&o->lab, r->cg[i].path);
 		sb_putc(&o->lab, '"');
-		if (r->cg[i].pseudo)
-			continue;
-		ident_parse(r->cg[i].path, &id);
-		for (f = 0; f < IDENT_FIELDS; f++) {
-			if (!id.f[f][0])
-				continue;
-			sb_printf(&o->lab, ",%s=\"", ident_name[f]);
-			fmt_esc_om(&o->lab, id.f[f]);
-			sb_putc(&o->lab, '"');
-		}
+		if (o->p->node)
+			label(&o->lab, "node", o->p->node);
 	}
 	o->off[r->n] = o->lab.len;
 	return o->lab.oom ? -1 : 0;
@@ -104,6 +130,50 @@ static void per_kind(struct out *o, const char *name, int self, int idle,
 				 kind_name[k]);
 			sample_u64(o, name, i, extra, (idle ? p->idle[k] :
 				   p->resident[k]) * r->p.page_size);
+		}
+}
+
+/* idletop_cgroup_info{cgroup,unit,slice,pod_uid,...} 1: who each is. */
+static void cgroup_info(struct out *o)
+{
+	const struct report *r = o->r;
+	struct ident id;
+	size_t i;
+	int f;
+
+	family(o, "idletop_cgroup", "info", NULL, "Always 1: the identity of "
+	       "each cgroup, from its path (systemd unit and slice; pod_uid, "
+	       "qos_class, container_id, container_runtime under kubepods), "
+	       "labels only where known; join on cgroup with group_left.");
+	for (i = 0; i < r->n; i++) {
+		if (r->cg[i].pseudo)
+			continue;
+		sb_printf(o->b, "idletop_cgroup_info{%.*s",
+			  (int)(o->off[i + 1] - o->off[i]),
+			  o->lab.p + o->off[i]);
+		ident_parse(r->cg[i].path, &id);
+		for (f = 0; f < IDENT_FIELDS; f++)
+			if (id.f[f][0])
+				label(o->b, ident_name[f], id.f[f]);
+		sb_puts(o->b, "} 1\n");
+	}
+}
+
+static void ws_by_kind(struct out *o)
+{
+	const char *name = "idletop_working_set_by_kind_bytes";
+	const struct report *r = o->r;
+	char extra[16];
+	size_t i;
+	int k;
+
+	family(o, name, "gauge", "bytes", "Working set of the subtree by "
+	       "kind (sums to idletop_working_set_bytes).");
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < PK_NR; k++) {
+			snprintf(extra, sizeof(extra), "kind=\"%s\"",
+				 kind_name[k]);
+			sample_u64(o, name, i, extra, r->cg[i].ws_kind[k]);
 		}
 }
 
@@ -237,18 +307,61 @@ static void warnings(struct out *o, unsigned set)
 	family(o, "idletop_warning", "gauge", NULL,
 	       h.oom ? "?" : sb_str(&h));
 	sb_free(&h);
-	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1)
-		sb_printf(o->b, "idletop_warning{warning=\"%s\"} %d\n",
-			  report_warning_id(bit), !!(set & bit));
+	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1) {
+		char extra[64];
+
+		snprintf(extra, sizeof(extra), "warning=\"%s\"",
+			 report_warning_id(bit));
+		global(o, "idletop_warning", extra);
+		sb_printf(o->b, " %d\n", !!(set & bit));
+	}
 }
 
 static void gauge(struct out *o, const char *name, const char *unit,
 		  const char *help, const char *fmt, double v)
 {
 	family(o, name, "gauge", unit, help);
-	sb_printf(o->b, "%s ", name);
+	global(o, name, NULL);
+	sb_putc(o->b, ' ');
 	sb_printf(o->b, fmt, v);
 	sb_putc(o->b, '\n');
+}
+
+/* Cgroups with series, and those left out whose pages fold into them. */
+static void cgroup_counts(struct out *o)
+{
+	const struct report *r = o->r;
+	size_t i, shown = 0;
+
+	for (i = 0; i < r->n; i++)
+		shown += !r->cg[i].pseudo;
+	family(o, "idletop_cgroups", "gauge", NULL, "Cgroups by state: shown "
+	       "(with series), folded (left out by --max-depth, --min-bytes, "
+	       "--include or --exclude; their own pages count in the self "
+	       "series of the nearest shown ancestor).");
+	global(o, "idletop_cgroups", "state=\"shown\"");
+	sb_printf(o->b, " %zu\n", shown);
+	global(o, "idletop_cgroups", "state=\"folded\"");
+	sb_printf(o->b, " %zu\n", r->folded);
+}
+
+/* What the working set and the suggestions were measured with. */
+static void window(struct out *o, const struct report *r)
+{
+	unsigned ws = r->p.ws_cycles ? r->p.ws_cycles : 1;
+
+	gauge(o, "idletop_ws_window_cycles", NULL, "--ws-cycles: a page idle "
+	      "for this many cycles is out of the working set.", "%.0f", ws);
+	gauge(o, "idletop_ws_window_seconds", "seconds", "The working set's "
+	      "window: --ws-cycles times the reported cycle's length.",
+	      "%.3f", ws * (r->end - r->start));
+	gauge(o, "idletop_headroom_ratio", NULL, "--headroom as a ratio: "
+	      "the suggested memory.high is the working set times 1 + this, "
+	      "plus kernel memory.", "%g", r->p.headroom_pct / 100.0);
+	gauge(o, "idletop_working_set_complete", NULL, "1 when the idle ages "
+	      "cover the working set's window; 0 for the first cycles after "
+	      "a start, when the working set reads high: leave them out of "
+	      "max_over_time() sizing.", "%.0f", r->ws_complete);
 }
 
 static void globals(struct out *o, const struct report_params *p)
@@ -257,12 +370,12 @@ static void globals(struct out *o, const struct report_params *p)
 
 	family(o, "idletop_build_info", "gauge", NULL,
 	       "idletop version, idle source and scan method.");
-	sb_printf(o->b, "idletop_build_info{version=\"%s\",source=\"",
-		  IDLETOP_VERSION);
-	fmt_esc_om(o->b, p->source ? p->source : "");
-	sb_puts(o->b, "\",method=\"");
-	fmt_esc_om(o->b, p->method ? p->method : "");
-	sb_puts(o->b, "\"} 1\n");
+	sb_printf(o->b, "idletop_build_info{version=\"%s\"", IDLETOP_VERSION);
+	label(o->b, "source", p->source ? p->source : "");
+	label(o->b, "method", p->method ? p->method : "");
+	if (p->node)
+		label(o->b, "node", p->node);
+	sb_puts(o->b, "} 1\n");
 	gauge(o, "idletop_report_available", NULL, "1 when a completed cycle "
 	      "is reported; 0 until the first (two periods after start).",
 	      "%.0f", r ? 1 : 0);
@@ -282,21 +395,28 @@ static void globals(struct out *o, const struct report_params *p)
 	      "the reported cycle past the period.", "%.0f", r->cpu_bound);
 	family(o, "idletop_cpu_seconds", "counter", "seconds", "CPU time of "
 	       "idletop's cycles since it started, priming passes included.");
-	sb_printf(o->b, "idletop_cpu_seconds_total %.3f\n", r->cpu_total);
+	global(o, "idletop_cpu_seconds_total", NULL);
+	sb_printf(o->b, " %.3f\n", r->cpu_total);
+	cgroup_counts(o);
+	window(o, r);
 }
 
 static void cgroups(struct out *o)
 {
 	size_t i;
 
+	cgroup_info(o);
 	per_kind(o, "idletop_resident_bytes", 0, 0, "Resident LRU bytes of "
 		 "the subtree (descendants included), by kind.");
 	per_kind(o, "idletop_idle_bytes", 0, 1, "Evictable bytes of the "
 		 "subtree idle for at least one cycle, by kind.");
 	per_kind(o, "idletop_self_resident_bytes", 1, 0, "Resident LRU bytes "
-		 "charged to the cgroup itself, by kind (sums to the node).");
+		 "charged to the cgroup itself and to the descendants left out "
+		 "of the series (idletop_cgroups), by kind: sums to the node.");
 	per_kind(o, "idletop_self_idle_bytes", 1, 1, "Evictable bytes of the "
-		 "cgroup itself idle for at least one cycle, by kind.");
+		 "cgroup itself and of the descendants left out of the series, "
+		 "idle for at least one cycle, by kind.");
+	ws_by_kind(o);
 	idle_age(o);
 	for (i = 0; i < FIELDS_NR; i++)
 		if (fields[i].metric)
@@ -316,6 +436,7 @@ void metrics_render(struct sbuf *b, const struct report_params *p,
 		b->oom = 1;	/* nothing to say */
 		return;
 	}
+	o.p = p;
 	sb_init(&o.lab);
 	globals(&o, p);
 	if (r && !labels_build(&o))

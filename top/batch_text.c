@@ -39,8 +39,15 @@ static void header(struct sbuf *b, const struct report *r,
 		  (unsigned long long)r->p.page_size, r->cpu);
 	warnings(b, r);
 	sb_printf(b, "WORKSET: resident less pages idle >= %u cycle(s); "
-		  "LOW* = WORKSET, HIGH* = WORKSET + %u%% (4 MiB units)\n",
+		  "LOW* = WORKSET, HIGH* = WORKSET (no swap: >= anon+shmem) "
+		  "+ %u%% + kernel (4 MiB units), none for slices",
 		  r->p.ws_cycles, r->p.headroom_pct);
+	if (!r->ws_complete)
+		sb_printf(b, "; INCOMPLETE: ages reach back %llu of %u "
+			  "cycle(s), WORKSET reads high",
+			  (unsigned long long)(r->first ? 0 : r->reach),
+			  r->p.ws_cycles);
+	sb_putc(b, '\n');
 	for (i = 0; i < set->n; i++)
 		if (!(fields[set->id[i]].flags & FF_NOTEXT))
 			sb_printf(b, "%*s", fields[set->id[i]].width,

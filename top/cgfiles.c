@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cgfiles.c - memory.current, memory.stat, memory.low/high/max, pressure,
- * memory.events and memory.swap.current
+ * memory.events, memory.swap.current and memory.swap.max
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -174,4 +174,5 @@ void cg_read_mem(int dir, struct cg_mem *m)
 	/* "max" cannot appear here; a CG_NOLIMIT value would be a bug */
 	m->has_swap = read_limit(dir, "memory.swap.current", &m->swap_current) &&
 		      m->swap_current != CG_NOLIMIT;
+	m->has_swap_max = read_limit(dir, "memory.swap.max", &m->swap_max);
 }

@@ -27,6 +27,25 @@ static void check_kernel(struct engine *e)
 	e->warn_last = now;
 }
 
+/*
+ * 1 when the node has no swap: SwapTotal 0 in /proc/meminfo, or no
+ * readable SwapTotal (the safe side for a suggested memory.high).
+ */
+static int node_no_swap(const char *root)
+{
+	char *path = path_join(root, "proc/meminfo"), *t, *l;
+	unsigned long long kb = 0;
+	int none = 1;
+
+	t = path ? read_text_file(path, NULL) : NULL;
+	l = t && strncmp(t, "SwapTotal:", 10) ? strstr(t, "\nSwapTotal:") : t;
+	if (l && sscanf(l + (*l == '\n'), "SwapTotal: %llu kB", &kb) == 1)
+		none = kb == 0;
+	free(t);
+	free(path);
+	return none;
+}
+
 int engine_open(struct engine *e, const struct config *cfg)
 {
 	struct scan_config sc = {
@@ -59,6 +78,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 	cg_tree_free(&tree);
 	e->params.ws_cycles = cfg->ws_cycles;
 	e->params.headroom_pct = cfg->headroom_pct;
+	e->params.node = cfg->node_label;
 	e->params.tb = cfg->idle_buckets;
 	e->params.period = cfg->mark_wait >= 0 ? cfg->mark_wait : cfg->period;
 	e->params.source = idlesrc_kind_name(e->sc.src.kind);
@@ -99,6 +119,7 @@ static int build(struct engine *e)
 	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err)))
 		return -1;
 	check_kernel(e);
+	e->params.no_swap = node_no_swap(e->sc.root);
 	e->params.period = scan_period(&e->sc);
 	if (report_build(&n, &tree, &e->sc.last, &e->params)) {
 		report_free(&n);

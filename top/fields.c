@@ -85,16 +85,29 @@ static void get_ws(const struct report *r, const struct cg_stat *s,
 	set_u(v, r->cycle > 0, s->working_set);
 }
 
+/* Suggestions: none for the root, slices and the like (stats.h). */
 static void get_low(const struct report *r, const struct cg_stat *s,
 		    struct field_val *v)
 {
-	set_u(v, r->cycle > 0, s->sugg_low);
+	set_u(v, r->cycle > 0 && !s->no_sugg, s->sugg_low);
 }
 
 static void get_hsugg(const struct report *r, const struct cg_stat *s,
 		      struct field_val *v)
 {
-	set_u(v, r->cycle > 0, s->sugg_high);
+	set_u(v, r->cycle > 0 && !s->no_sugg, s->sugg_high);
+}
+
+static void get_floor(const struct report *r, const struct cg_stat *s,
+		      struct field_val *v)
+{
+	set_u(v, r->cycle > 0 && !s->no_sugg && s->no_swap, s->sugg_floor);
+}
+
+static void get_kernel(const struct report *r, const struct cg_stat *s,
+		       struct field_val *v)
+{
+	set_u(v, r->cycle > 0 && s->mem.has_current, s->kernel);
 }
 
 static void get_current(const struct report *r, const struct cg_stat *s,
@@ -199,7 +212,7 @@ const struct field fields[FIELDS_NR] = {
 		get_low, 15, .metric = "idletop_suggested_low_bytes" },
 	[F_HIGH_SUGG] = { "sugg_high", "HIGH*", 9, FK_BYTES,
 		S | M | FF_TUI | FF_TEXT, "suggested_high",
-		"suggested memory.high (working set + --headroom, see REACC)",
+		"suggested memory.high: working set+headroom+kernel",
 		get_hsugg, 8, .metric = "idletop_suggested_high_bytes" },
 	[F_CURRENT] = { "current", "CURRENT", 9, FK_BYTES,
 		S | FF_TUI | FF_TEXT, NULL, "memory.current", get_current, 9,
@@ -228,6 +241,13 @@ const struct field fields[FIELDS_NR] = {
 	[F_REACCESS] = { "reaccess", "REACC", 8, FK_BYTES, S | M,
 		"reaccess", "found accessed this cycle after >= 1 idle cycle",
 		get_reaccess, 19 },
+	[F_KERNEL] = { "kernel", "KERNEL", 9, FK_BYTES, S | M, "kernel",
+		"memory.current minus resident (kernel memory)", get_kernel, 21,
+		.metric = "idletop_kernel_bytes" },
+	[F_FLOOR] = { "sugg_floor", "FLOOR*", 9, FK_BYTES, S | M,
+		"suggested_high_floor",
+		"without swap: anon+shmem, the floor of sugg_high",
+		get_floor, 22, .metric = "idletop_suggested_high_floor_bytes" },
 	[F_TREND] = { "trend", "TREND", 10, FK_TREND, FF_TUI | FF_NOTEXT,
 		NULL, "IDLE% over the last cycles", NULL, 5 },
 };

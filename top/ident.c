@@ -116,6 +116,40 @@ static void kube(struct ident *id, const char *s, size_t n)
 	container(id, s, n);
 }
 
+/* <runtime>-<hex ID>.scope: a container's scope, whatever the parent. */
+static int container_scope(const char *s, size_t n)
+{
+	size_t i, k;
+
+	if (!ends(s, n, ".scope"))
+		return 0;
+	for (i = 0; i < sizeof(runtimes) / sizeof(*runtimes); i++) {
+		k = strlen(runtimes[i].prefix);
+		if (n >= k + 6 + 12 && !memcmp(s, runtimes[i].prefix, k) &&
+		    is_hex(s + k, n - k - 6))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A unit that names a workload: not a container's scope nor a login
+ * session's (session-N.scope), which come and go with every container
+ * and login; under those the unit is "", not an outer one.
+ */
+static void unit(struct ident *id, const char *s, size_t n)
+{
+	if (container_scope(s, n)) {
+		set(id, ID_UNIT, "", 0);
+		container(id, s, n);
+	} else if (ends(s, n, ".scope") && n > 14 &&
+		   !memcmp(s, "session-", 8)) {
+		set(id, ID_UNIT, "", 0);
+	} else {
+		set(id, ID_UNIT, s, n);
+	}
+}
+
 void ident_parse(const char *path, struct ident *id)
 {
 	const char *s = path, *e;
@@ -133,13 +167,29 @@ void ident_parse(const char *path, struct ident *id)
 		if (ends(s, n, ".slice"))
 			set(id, ID_SLICE, s, n);
 		else if (ends(s, n, ".service") || ends(s, n, ".scope"))
-			set(id, ID_UNIT, s, n);
+			unit(id, s, n);
 		if (in_kube)
 			kube(id, s, n);
 		else if ((n == 8 && !memcmp(s, "kubepods", 8)) ||
 			 (n == 14 && !memcmp(s, "kubepods.slice", 14)))
 			in_kube = 1;
 	}
+}
+
+int ident_aggregate(const char *path)
+{
+	const char *name = strrchr(path, '/');
+	struct ident id;
+	size_t n;
+
+	name = name ? name + 1 : path;
+	n = strlen(name);
+	if (!n)
+		return 1;	/* "/" */
+	ident_parse(path, &id);
+	if (ends(name, n, ".slice") || !strcmp(name, "kubepods"))
+		return !id.f[ID_POD_UID][0];
+	return id.f[ID_QOS][0] && !id.f[ID_POD_UID][0];
 }
 
 void ident_json(struct sbuf *b, const char *path)

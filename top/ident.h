@@ -3,7 +3,13 @@
  * ident.h - who a cgroup is, from well-known path layouts, for labels
  * that join with other monitoring (systemd units, kube-state-metrics):
  *
- *   systemd     unit  = the innermost *.service or *.scope component
+ *   systemd     unit  = the innermost *.service or *.scope component,
+ *                       "" when that is a container's scope
+ *                       (<runtime>-<hex ID>.scope, runtimes below: its
+ *                       container_id and runtime instead, under
+ *                       kubepods or not) or a
+ *                       login session's (session-N.scope): they come and
+ *                       go with each container and login
  *               slice = the innermost *.slice component
  *   Kubernetes  under "kubepods" (cgroupfs driver) or "kubepods.slice"
  *               (systemd driver):
@@ -38,6 +44,11 @@ extern const char *const ident_name[IDENT_FIELDS];
 
 /* Parse a cgroup path ("/a/b", raw bytes) into *id. */
 void ident_parse(const char *path, struct ident *id);
+/*
+ * 1 when the path is an aggregate, not a workload: "/", a *.slice other
+ * than a pod's, kubepods and its QoS levels (cgroupfs driver).
+ */
+int ident_aggregate(const char *path);
 
 struct sbuf;
 /*

@@ -166,17 +166,17 @@ static void publish(struct http *h, const struct report_params *p,
 /*
  * A report, with only the cgroups --max-depth etc. select, to the
  * exporter (with --listen) and to stdout or -o FILE (unless --listen
- * alone).
+ * alone).  st: what the last report showed (--min-bytes hysteresis).
  */
 static int show(const struct config *cfg, struct http *h,
-		const struct report *r)
+		const struct report *r, struct select_state *st)
 {
 	const struct report *v = r;
 	struct report view;
 	int rc = 0;
 
 	if (select_active(&cfg->sel)) {
-		if (report_select(r, &cfg->sel, &view)) {
+		if (report_select(r, &cfg->sel, st, &view)) {
 			fprintf(stderr, "idletop: %s\n", strerror(ENOMEM));
 			return -1;
 		}
@@ -191,8 +191,8 @@ static int show(const struct config *cfg, struct http *h,
 	return rc;
 }
 
-static int run_batch(struct engine *e, const struct config *cfg,
-		     struct http *h)
+static int batch_loop(struct engine *e, const struct config *cfg,
+		      struct http *h, struct select_state *st)
 {
 	unsigned long done = 0;
 	int rc;
@@ -209,12 +209,22 @@ static int run_batch(struct engine *e, const struct config *cfg,
 		}
 		if (rc == 0)
 			continue;
-		if (show(cfg, h, &e->report))
+		if (show(cfg, h, &e->report, st))
 			return 1;
 		if (cfg->iterations && ++done >= cfg->iterations)
 			break;
 	}
 	return 0;
+}
+
+static int run_batch(struct engine *e, const struct config *cfg,
+		     struct http *h)
+{
+	struct select_state st = { 0 };
+	int rc = batch_loop(e, cfg, h, &st);
+
+	select_state_free(&st);
+	return rc;
 }
 
 static int run_mark_wait(struct engine *e, const struct config *cfg)
@@ -225,7 +235,7 @@ static int run_mark_wait(struct engine *e, const struct config *cfg)
 		fprintf(stderr, "idletop: %s\n", e->err);
 	if (rc)
 		return 1;
-	return show(cfg, NULL, &e->report) ? 1 : 0;
+	return show(cfg, NULL, &e->report, NULL) ? 1 : 0;
 }
 
 static int run_listen(struct engine *e, const struct config *cfg)

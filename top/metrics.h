@@ -4,8 +4,10 @@
  * (0.0.4) or OpenMetrics 1.0 (batch_openmetrics.c; every metric is in
  * docs/idletop.1, METRICS).  Names follow Prometheus practice: base units,
  * _bytes and _seconds, counters end in _total, one meaning per name, so a
- * sum over the cgroup label of a self metric is the node's total.
- * Subtree metrics (no "self") include descendants, like memory.current.
+ * sum over the cgroup label of a self metric is the node's total, under
+ * any selection too (select.h folds what it leaves out).  Subtree
+ * metrics (no "self") include descendants, like memory.current.  Value
+ * series have the cgroup label only; identity is in idletop_cgroup_info.
  */
 #ifndef IDLETOP_METRICS_H
 #define IDLETOP_METRICS_H

@@ -48,9 +48,12 @@ static const char usage_text[] =
 "                         1m,2m,5m,15m,30m,1h,2h,4h)\n"
 "      --listen=[ADDR:]PORT  serve the latest cycle's metrics over HTTP\n"
 "                         at /metrics (ADDR default 127.0.0.1); no TUI\n"
+"      --node-label=NAME  a node=\"NAME\" label on every metric (e.g. the\n"
+"                         Kubernetes node name)\n"
 "      --max-depth=N      show cgroups down to depth N only (root: 0)\n"
 "      --min-bytes=SIZE   show cgroups with at least SIZE resident\n"
-"                         (suffix K, M, G, T)\n"
+"                         (suffix K, M, G, T; shown ones stay down to\n"
+"                         half of it)\n"
 "      --include=GLOB     show only cgroups whose path matches a GLOB\n"
 "      --exclude=GLOB     do not show cgroups whose path matches GLOB\n"
 "                         (both repeatable; the root is always shown;\n"
@@ -65,7 +68,8 @@ static const char usage_text[] =
 
 enum { O_PERIOD = 256, O_CPU, O_MARK_WAIT, O_SOURCE, O_WS, O_HEADROOM,
        O_ROOT, O_CGROUP, O_SLICE_PFNS, O_SLICE_MS, O_BUCKETS, O_LISTEN,
-       O_MAX_DEPTH, O_MIN_BYTES, O_INCLUDE, O_EXCLUDE, O_FIRST, O_FIELDS };
+       O_MAX_DEPTH, O_MIN_BYTES, O_INCLUDE, O_EXCLUDE, O_FIRST, O_FIELDS,
+       O_NODE_LABEL };
 
 static const struct option longopts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -87,6 +91,7 @@ static const struct option longopts[] = {
 	{ "slice-ms", required_argument, NULL, O_SLICE_MS },
 	{ "idle-buckets", required_argument, NULL, O_BUCKETS },
 	{ "listen", required_argument, NULL, O_LISTEN },
+	{ "node-label", required_argument, NULL, O_NODE_LABEL },
 	{ "max-depth", required_argument, NULL, O_MAX_DEPTH },
 	{ "min-bytes", required_argument, NULL, O_MIN_BYTES },
 	{ "include", required_argument, NULL, O_INCLUDE },
@@ -294,6 +299,14 @@ static int exporter_opt(struct config *c, int opt, const char *arg,
 		}
 		c->listen = arg;
 		return OPT_OK;
+	case O_NODE_LABEL:
+		if (*arg && strlen(arg) < 256) {
+			c->node_label = arg;
+			return OPT_OK;
+		}
+		fprintf(err, "idletop: invalid --node-label: expected 1 to 255 "
+			"bytes\n");
+		return OPT_USAGE;
 	case O_INCLUDE:
 	case O_EXCLUDE:
 		if ((opt == O_INCLUDE ? c->sel.n_include : c->sel.n_exclude) >=

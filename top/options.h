@@ -30,6 +30,7 @@ struct config {
 	size_t slice_pfns;
 	double slice_ms;
 	const char *listen;		/* --listen [ADDR:]PORT, NULL: off */
+	const char *node_label;		/* --node-label, NULL: none */
 	struct idle_tbuckets idle_buckets;	/* --idle-buckets */
 	struct cg_select sel;		/* --max-depth, --min-bytes, ... */
 };

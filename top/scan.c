@@ -176,6 +176,7 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.cpu = now_cpu() - sc->cycle_cpu;
 	sc->last.cpu_bound = sc->cpu_bound;
 	sc->last.pfns = sc->cursor;
+	sc->last.reach = sc->cycle - sc->prime_cycle;
 	sc->last.cpu_total = sc->cpu_total;
 	idle_tmin(sc->tmap, sc->last.tb_min_age);
 }

@@ -52,6 +52,8 @@ struct scan_cycle {
 	double cpu_total;	/* ... on every cycle so far, priming too */
 	int cpu_bound;		/* the CPU budget stretched it past period */
 	uint64_t pfns;		/* PFNs visited */
+	uint64_t reach;		/* most idle age it counts: cycles since the
+				 * last priming pass */
 	/* least age (cycles) counted in idle time bucket i; 0: none */
 	unsigned tb_min_age[IDLE_TBUCKETS_MAX];
 	struct acct acct;	/* page counts per cgroup inode */

@@ -64,7 +64,7 @@ int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
 	if (sc->tmap[*age])
 		p->idle_t[sc->tmap[*age] - 1]++;
 	if (*age >= sc->cfg.ws_cycles)
-		p->ws_idle++;
+		p->ws_idle[k]++;
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 /* stats.c - join cycle counts with the cgroup tree; derived numbers */
 #include <stdlib.h>
 #include <string.h>
+#include "ident.h"
 #include "stats.h"
 
 uint64_t round_up(uint64_t v, uint64_t to)
@@ -37,7 +38,7 @@ static uint64_t idle_ge(const struct cg_pages *p, unsigned k, unsigned ws)
 	int i = 0;
 
 	if (k == ws)
-		return p->ws_idle;
+		return cg_pages_ws_idle(p);
 	while (i < AGE_BUCKETS && age_bucket_min[i] < k)
 		i++;
 	return stats_idle_ge(p, i);
@@ -87,31 +88,70 @@ static void derive_limit(struct cg_stat *s)
 		       100.0 * (double)m->current / (double)lim : 0;
 }
 
+/* a - b, at least 0 */
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/*
+ * Suggested memory.high (stats.h): the base with headroom, plus what
+ * memory.current counts and the scan does not see.
+ */
+static void derive_high(struct cg_stat *s, const struct report_params *p,
+			uint64_t cut)
+{
+	uint64_t ps = p->page_size, base = cut * ps;
+	const struct cg_pages *t = &s->total;
+	double high;
+
+	s->kernel = s->mem.has_current ? sub0(s->mem.current, s->resident) : 0;
+	s->sugg_floor = s->no_swap ?
+			(t->resident[PK_ANON] + t->resident[PK_SHMEM]) * ps : 0;
+	if (base < s->sugg_floor)
+		base = s->sugg_floor;
+	high = (double)base * (100.0 + p->headroom_pct) / 100.0 +
+	       (double)s->kernel;
+	s->sugg_high = round_up(high > 1.8e19 ? UINT64_MAX / 2 :
+				(uint64_t)high, STATS_HIGH_ROUND);
+	if (s->sugg_high < STATS_HIGH_ROUND)
+		s->sugg_high = STATS_HIGH_ROUND;
+}
+
 void stats_derive(struct cg_stat *s, const struct report_params *p)
 {
 	uint64_t ps = p->page_size, res = cg_pages_resident(&s->total);
-	uint64_t ws = res - (s->total.ws_idle <= res ? s->total.ws_idle : res);
+	uint64_t ws = sub0(res, cg_pages_ws_idle(&s->total));
 	uint64_t cut;
-	double high;
 	unsigned i;
+	int k;
 
 	s->resident = res * ps;
 	s->idle = cg_pages_idle(&s->total) * ps;
 	s->working_set = ws * ps;
+	for (k = 0; k < PK_NR; k++)
+		s->ws_kind[k] = sub0(s->total.resident[k],
+				     s->total.ws_idle[k]) * ps;
 	s->idle_pct = res ? 100.0 * (double)cg_pages_idle(&s->total) /
 			    (double)res : 0;
 	s->reaccess = stats_reaccess_ge(&s->total, 0) * ps;
 	s->sugg_low = s->working_set;
 	s->sugg_cycles = sugg_cut(s, p, res, &cut);
-	high = (double)(cut * ps) * (100.0 + p->headroom_pct) / 100.0;
-	s->sugg_high = round_up(high > 1.8e19 ? UINT64_MAX / 2 :
-				(uint64_t)high, STATS_HIGH_ROUND);
-	if (s->sugg_high < STATS_HIGH_ROUND)
-		s->sugg_high = STATS_HIGH_ROUND;
+	derive_high(s, p, cut);
 	for (i = p->tb.n; i-- > 0;)
 		s->idle_for[i] = s->total.idle_t[i] * ps +
 				 (i + 1 < p->tb.n ? s->idle_for[i + 1] : 0);
 	derive_limit(s);
+}
+
+/* No swap for the node, or memory.swap.max 0 here or above. */
+static int no_swap(const struct report *r, const struct cg_stat *s)
+{
+	const struct cg_mem *m = &s->mem;
+
+	if (r->p.no_swap || (m->has_swap_max && m->swap_max == 0))
+		return 1;
+	return s->parent >= 0 && r->cg[s->parent].no_swap;
 }
 
 static void copy_nodes(struct report *r)
@@ -128,6 +168,8 @@ static void copy_nodes(struct report *r)
 		s->parent = c->parent;
 		s->depth = c->depth;
 		s->mem = c->mem;
+		s->no_sugg = s->parent < 0 || ident_aggregate(s->path);
+		s->no_swap = no_swap(r, s);	/* pre-order: parent first */
 	}
 }
 
@@ -172,6 +214,9 @@ int report_build(struct report *r, struct cg_tree *tree,
 	memcpy(r->tb_min_age, c->tb_min_age, sizeof(r->tb_min_age));
 	r->cpu_bound = c->cpu_bound;
 	r->pfns = c->pfns;
+	r->reach = c->reach;
+	r->ws_complete = c->number && !c->first &&
+			 c->reach >= (p->ws_cycles ? p->ws_cycles : 1);
 	r->cg = calloc(r->tree.n + 1, sizeof(*r->cg));
 	if (!r->cg)
 		return -1;
@@ -183,6 +228,8 @@ int report_build(struct report *r, struct cg_tree *tree,
 		unknown.parent = 0;
 		unknown.depth = 1;
 		unknown.pseudo = 1;
+		unknown.no_sugg = 1;
+		unknown.no_swap = r->cg[0].no_swap;
 		r->cg[r->n++] = unknown;
 	}
 	for (i = 0; i < r->n; i++)

@@ -8,18 +8,27 @@
  *   working_set    = resident - pages idle for >= ws_cycles cycles
  *                    (unevictable pages are never idle)
  *   idle_pct       = 100 * idle (>= 1 cycle) / resident
+ *   ws_kind[k]     = resident[k] - pages of kind k idle for >= ws_cycles
+ *                    (they sum to working_set)
  *   suggested_low  = working_set
- *   suggested_high = working_set * (100 + headroom_pct) / 100, rounded up
- *                    to 4 MiB, at least 4 MiB
  *   idle_for[i]    = evictable pages idle for at least tb.secs[i] seconds,
  *                    measured on the cycles' clocks (acct.h)
- *   suggested_high = working_set(K) * (100 + headroom_pct) / 100, rounded
- *                    up to 4 MiB, at least 4 MiB, where K (sugg_cycles)
- *                    is the smallest of ws_cycles and the age buckets'
- *                    bounds above it whose cut costs at most
+ *   kernel         = memory.current - resident, at least 0: what
+ *                    memory.high counts and the scan cannot see (kernel
+ *                    memory, pages off the LRU)
+ *   suggested_high = base * (100 + headroom_pct) / 100 + kernel, rounded
+ *                    up to 4 MiB, at least 4 MiB; base = working_set(K),
+ *                    and at least anon + shmem where they cannot be
+ *                    swapped out (no_swap: the node has no swap, or this
+ *                    cgroup's or an ancestor's memory.swap.max is 0).  K
+ *                    (sugg_cycles) is the smallest of ws_cycles and the
+ *                    age buckets' bounds above it whose cut costs at most
  *                    STATS_PROMO_PERMILLE/10 % of working_set(K) a minute
  *                    in reaccess (pages found accessed after >= K idle
  *                    cycles); 0 when none does: resident is the base
+ *   no_sugg        = no suggestion: the root, the pseudo entry and
+ *                    aggregates (ident_aggregate(): slices, kubepods'
+ *                    QoS levels), where memory.high sizes no workload
  *   reaccess       = bytes found accessed this cycle after >= 1 idle cycle
  *   limit_pct      = 100 * memory.current / min(memory.high, memory.max)
  *   refault_rate   = workingset_refault_anon + _file (memory.stat) per
@@ -45,10 +54,17 @@ struct cg_stat {
 	int parent, depth;	/* parent index, -1 for the root */
 	int pseudo;		/* "(unknown)": pages of vanished/unseen memcgs */
 	struct cg_mem mem;	/* memory.* files */
-	struct cg_pages self;	/* pages charged to this cgroup itself */
+	struct cg_pages self;	/* pages charged to this cgroup itself, and
+				 * to those folded into it (select.h) */
+	unsigned folded;	/* cgroups left out whose self is in self */
 	struct cg_pages total;	/* self plus all descendants */
 	/* derived from total, in bytes */
 	uint64_t resident, idle, working_set, sugg_low, sugg_high;
+	uint64_t ws_kind[PK_NR];	/* working set by kind */
+	uint64_t kernel;	/* memory.current - resident, >= 0 */
+	uint64_t sugg_floor;	/* anon + shmem when no_swap, else 0 */
+	int no_swap;		/* anon and shmem cannot be swapped out */
+	int no_sugg;		/* an aggregate: no suggestions */
 	uint64_t reaccess;	/* bytes, accessed after >= 1 idle cycle */
 	unsigned sugg_cycles;	/* K of sugg_high, 0: resident */
 	double idle_pct;
@@ -74,8 +90,11 @@ struct report_params {
 	double cycle_seconds;	/* the cycle's length (report_build sets it) */
 	const char *source;	/* "kpageidle" / "bitmap" */
 	const char *method;	/* "scan-folios" / "scan-ioctl" / "read-write" */
+	const char *node;	/* --node-label: a label on every metric */
 	uint64_t page_size;
 	struct idle_tbuckets tb;	/* idle time buckets, seconds */
+	int no_swap;		/* the node has no swap (SwapTotal 0, or no
+				 * /proc/meminfo) */
 };
 
 struct report {
@@ -87,12 +106,18 @@ struct report {
 	double start, end;	/* wall clock of the cycle */
 	double cpu;		/* CPU seconds the cycle cost */
 	double cpu_total;	/* CPU seconds of all cycles, priming too */
+	/* cycles the idle ages reach back (since the last priming pass) */
+	uint64_t reach;
+	/* the working set's window is covered: not the first window and
+	 * reach >= ws_cycles (before, idle is understated) */
+	int ws_complete;
 	/* least idle age in cycles counted in idle_for[i]; 0: none yet */
 	unsigned tb_min_age[IDLE_TBUCKETS_MAX];
 	int cpu_bound;		/* the period was stretched by --cpu */
 	uint64_t pfns;
 	struct cg_stat *cg;	/* pre-order; cg[0] is the root */
 	size_t n;
+	size_t folded;		/* cgroups left out by a selection (select.h) */
 	struct cg_tree tree;	/* owns the path strings */
 };
 

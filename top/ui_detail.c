@@ -212,14 +212,21 @@ static void limits(struct page *pg, const struct cg_stat *s)
 	emit(pg, A_NORMAL);
 	if (!ui_measured(pg->u))
 		return;
+	if (s->no_sugg) {
+		sb_puts(&pg->b, "  suggested: none for the root and slices");
+		emit(pg, A_NORMAL);
+		return;
+	}
 	size(pg, "  suggested: memory.low ", s->sugg_low);
 	size(pg, "  memory.high ", s->sugg_high);
 	if (s->sugg_cycles)
-		sb_printf(&pg->b, "  (working set at K=%u + %u%%)",
-			  s->sugg_cycles, pg->u->rep->p.headroom_pct);
+		sb_printf(&pg->b, "  (working set at K=%u", s->sugg_cycles);
 	else
-		sb_printf(&pg->b, "  (resident + %u%%: reaccess too high at "
-			  "every K)", pg->u->rep->p.headroom_pct);
+		sb_puts(&pg->b, "  (resident: reaccess too high at every K");
+	sb_printf(&pg->b, "%s + %u%%", s->no_swap ? ", no swap: at least "
+		  "anon+shmem," : "", pg->u->rep->p.headroom_pct);
+	size(pg, " + kernel ", s->kernel);
+	sb_putc(&pg->b, ')');
 	emit(pg, A_NORMAL);
 }
 

@@ -172,7 +172,7 @@ memory.stat
 
 Limits
   memory.low 0B  memory.high max  memory.max 1G
-  suggested: memory.low 0B  memory.high 4M  (working set at K=1 + 25%)
+  suggested: none for the root and slices
 
 h help  Esc back  u units  p freeze  q quit
 EOF
@@ -189,7 +189,7 @@ Columns: Space shows/hides, F7 [ F8 ] move, Esc or F2 back (saved on exit; --fie
  [x] IDLE      idle         pages not accessed for at least one cycle
  [x] IDLE%     idle_pct     IDLE of RESIDENT, % ("-": nothing resident)
  [x] WORKSET   working_set  resident minus pages idle for >= --ws-cycles cycles
- [x] HIGH*     sugg_high    suggested memory.high (working set + --headroom, see
+ [x] HIGH*     sugg_high    suggested memory.high: working set+headroom+kernel
  [x] CURRENT   current      memory.current
  [x] HIGH/MAX  high_max     memory.high / memory.max
  [x] %LIMIT    limit_pct    memory.current of the lower of memory.high and memor
@@ -212,24 +212,24 @@ cycle N: N%, Ns left period Ns [FROZ
 Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
 /   [sort: name, units: auto]
 Columns: Space shows/hides, F7 [ F8 ] move, Esc or F2 back (saved on exit; --fie
- [x] ANON      anon         anonymous pages
- [x] FILE      file         page cache pages, shmem apart
  [x] IDLE%     idle_pct     IDLE of RESIDENT, % ("-": nothing resident)
  [x] WORKSET   working_set  resident minus pages idle for >= --ws-cycles cycles
- [x] HIGH*     sugg_high    suggested memory.high (working set + --headroom, see
+ [x] HIGH*     sugg_high    suggested memory.high: working set+headroom+kernel
  [x] CURRENT   current      memory.current
  [x] HIGH/MAX  high_max     memory.high / memory.max
  [x] %LIMIT    limit_pct    memory.current of the lower of memory.high and memor
  [x] PSI10     psi          memory.pressure some avg10, %
  [x] REFLT/s   refaults     workingset refaults (anon + file) per second, betwee
  [x] TREND     trend        IDLE% over the last cycles
- [x] REACC     reaccess     found accessed this cycle after >= 1 idle cycle
+ [x] FLOOR*    sugg_floor   without swap: anon+shmem, the floor of sugg_high
  [ ] SHMEM     shmem        shmem and tmpfs pages
  [ ] LOW*      sugg_low     suggested memory.low: the working set
  [ ] LOW       low          memory.low
  [ ] HIGH      high         memory.high
  [ ] MAX       max          memory.max
  [ ] SWAP      swap         memory.swap.current
+ [ ] REACC     reaccess     found accessed this cycle after >= 1 idle cycle
+ [ ] KERNEL    kernel       memory.current minus resident (kernel memory)
 h help  Esc back  u units  p freeze  q quit
 EOF
 tm send-keys -t "$S" Escape
@@ -331,7 +331,7 @@ Sort by: Enter picks, Esc or F6 back
    IDLE%     IDLE of RESIDENT, % ("-": nothing resident)
    WORKSET   resident minus pages idle for >= --ws-cycles cycles
    LOW*      suggested memory.low: the working set
-   HIGH*     suggested memory.high (working set + --headroom, see REACC)
+   HIGH*     suggested memory.high: working set+headroom+kernel
    CURRENT   memory.current
    LOW       memory.low
    HIGH      memory.high

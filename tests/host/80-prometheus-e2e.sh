@@ -12,7 +12,7 @@
 #    and, for that cycle, the working set, resident, idle and idle-age
 #    bytes of three cgroups equal to idletop's JSON of the same cycle;
 #  - the identity labels (unit, pod_uid, qos_class, container_id,
-#    container_runtime) arrive;
+#    container_runtime) arrive in idletop_cgroup_info and join;
 #  - every rule evaluates (health ok), and every PromQL expression of
 #    dist/grafana/idletop.json returns at least one series.
 # Bounded: the guest's idletop stops after 12 cycles of 3 s, vm/run has a
@@ -145,13 +145,17 @@ done
 	bad "cycle $n: $diff values differ from idletop's JSON"
 [ "$(j '.resident' | head -c 1)" != 0 ] || bad "the container's resident is 0"
 
-labels=$(q "idletop_working_set_bytes{cgroup=\"$ctr\"}" "$t" | jq -c '.[0].metric')
+labels=$(q "idletop_working_set_bytes * on (instance, job, cgroup) group_left (pod_uid, qos_class, container_id, container_runtime, unit) idletop_cgroup_info{cgroup=\"$ctr\"}" "$t" |
+	jq -c '.[0].metric')
 echo "$labels" | jq -e --arg u "$uid" --arg c "$cid" '.pod_uid == $u and
 	.qos_class == "burstable" and .container_id == $c and
-	.container_runtime == "containerd" and .unit == "cri-containerd-\($c).scope"' \
-	> /dev/null && ok "identity labels of the container" || bad "container labels: $labels"
-[ "$(q "idletop_working_set_bytes{cgroup=\"$svc\"}" "$t" | jq -r '.[0].metric.unit')" = e2e.service ] &&
+	.container_runtime == "containerd" and .unit == null' \
+	> /dev/null && ok "identity of the container, joined from idletop_cgroup_info" ||
+	bad "container labels: $labels"
+[ "$(q "idletop_cgroup_info{cgroup=\"$svc\"}" "$t" | jq -r '.[0].metric.unit')" = e2e.service ] &&
 	ok "unit label of the service" || bad "service labels"
+[ "$(q "count(idletop_working_set_bytes{unit!=\"\"})" "$t")" = "[]" ] &&
+	ok "no identity labels on value series" || bad "value series carry identity labels"
 
 curl -sf -m 5 "$api/rules" > "$tmp/rules.json"
 nr=$(jq '[.data.groups[].rules[]] | length' "$tmp/rules.json")

@@ -70,7 +70,8 @@ int fx_create_at(struct fixture *fx, const char *dir, uint64_t npfn)
 	if (mkdirs(dir, "proc/self") ||
 	    mkdirs(dir, "sys/kernel/mm/page_idle") ||
 	    mkdirs(dir, "sys/fs/cgroup") ||
-	    fx_write(dir, "proc/self/mountinfo", mountinfo))
+	    fx_write(dir, "proc/self/mountinfo", mountinfo) ||
+	    fx_write(dir, "proc/meminfo", "SwapTotal:     1048576 kB\n"))
 		return -1;
 	return fx_mkcg(fx, "/") ? 0 : -1;
 }

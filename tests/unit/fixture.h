@@ -19,7 +19,10 @@ struct fixture {
 	uint64_t *flags, *cg, *idle;	/* per PFN, written by fx_write_pages */
 };
 
-/* Temp tree with npfn zeroed PFNs, mountinfo and an empty cgroup root. */
+/*
+ * Temp tree with npfn zeroed PFNs, mountinfo, a proc/meminfo that says
+ * only SwapTotal (1 GiB: the node has swap) and an empty cgroup root.
+ */
 int fx_create(struct fixture *fx, uint64_t npfn);
 /* The same in dir (created if missing); fx_destroy removes it. */
 int fx_create_at(struct fixture *fx, const char *dir, uint64_t npfn);

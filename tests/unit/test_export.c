@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_export.c - the exporter's parts: identity labels, cardinality
- * controls, option parsing, idle ages in seconds on fake clocks, the
+ * test_export.c - the exporter's parts: identity labels, option parsing, idle ages in seconds on fake clocks, the
  * metrics' two formats, and the HTTP server (status, negotiation, a port
  * in use, a client that never reads).
  */
@@ -23,7 +22,6 @@
 #include "ident.h"
 #include "kpf.h"
 #include "metrics.h"
-#include "select.h"
 #include "util.h"
 
 static void want_ident(const char *path, const char *unit, const char *slice,
@@ -51,16 +49,22 @@ static void test_ident(void **state)
 	want_ident("/", 0, 0, 0, 0, 0, 0);
 	want_ident("/system.slice/ssh.service", "ssh.service", "system.slice",
 		   0, 0, 0, 0);
-	want_ident("/user.slice/user-1000.slice/session-3.scope",
-		   "session-3.scope", "user-1000.slice", 0, 0, 0, 0);
+	/* sessions and containers are not units: no unit, not an outer one */
+	want_ident("/user.slice/user-1000.slice/session-3.scope", 0,
+		   "user-1000.slice", 0, 0, 0, 0);
+	want_ident("/system.slice/x.service/session-3.scope", 0,
+		   "system.slice", 0, 0, 0, 0);
+	want_ident("/user.slice/user-1000.slice/user@1000.service/app.slice/"
+		   "run-u7.scope", "run-u7.scope", "app.slice", 0, 0, 0, 0);
 	want_ident("/kubepods.slice/kubepods-burstable.slice/"
 		   "kubepods-burstable-pod" UIDS ".slice/cri-containerd-" CID
-		   ".scope", "cri-containerd-" CID ".scope",
-		   "kubepods-burstable-pod" UIDS ".slice", UID, "burstable",
-		   CID, "containerd");
+		   ".scope", 0, "kubepods-burstable-pod" UIDS ".slice", UID,
+		   "burstable", CID, "containerd");
 	want_ident("/kubepods.slice/kubepods-pod" UIDS ".slice/crio-" CID
-		   ".scope", "crio-" CID ".scope", "kubepods-pod" UIDS ".slice",
-		   UID, "guaranteed", CID, "cri-o");
+		   ".scope", 0, "kubepods-pod" UIDS ".slice", UID, "guaranteed",
+		   CID, "cri-o");
+	want_ident("/system.slice/docker-" CID ".scope", 0, "system.slice",
+		   0, 0, CID, "docker");
 	want_ident("/kubepods/besteffort/pod" UID "/" CID, 0, 0, UID,
 		   "besteffort", CID, 0);
 	want_ident("/kubepods/pod" UID, 0, 0, UID, "guaranteed", 0, 0);
@@ -90,45 +94,6 @@ static void fake_report(struct report *r, struct cg_stat *cg)
 	}
 	r->cg = cg;
 	r->n = 5;
-}
-
-static void selected(const struct cg_select *s, const char *want)
-{
-	struct report r, v;
-	struct cg_stat cg[5];
-	char got[64] = "";
-	size_t i;
-
-	fake_report(&r, cg);
-	assert_int_equal(report_select(&r, s, &v), 0);
-	for (i = 0; i < v.n; i++)
-		snprintf(got + strlen(got), sizeof(got) - strlen(got),
-			 "%s%s<%d", i ? " " : "", v.cg[i].path, v.cg[i].parent);
-	assert_string_equal(got, want);
-	report_free(&v);
-}
-
-static void test_select(void **state)
-{
-	struct cg_select s;
-
-	(void)state;
-	select_default(&s);
-	assert_false(select_active(&s));
-	selected(&s, "/<-1 /a<0 /a/b<1 /a/b/c<2 /z<0");
-	s.max_depth = 1;
-	selected(&s, "/<-1 /a<0 /z<0");
-	select_default(&s);
-	s.min_bytes = 35;
-	selected(&s, "/<-1 /a<0 /a/b<1");
-	select_default(&s);
-	s.exclude[s.n_exclude++] = "/a/b";
-	selected(&s, "/<-1 /a<0 /a/b/c<1 /z<0");	/* nearest ancestor */
-	select_default(&s);
-	s.include[s.n_include++] = "/a*";
-	s.exclude[s.n_exclude++] = "*/c";
-	assert_true(select_active(&s));
-	selected(&s, "/<-1 /a<0 /a/b<1");
 }
 
 static void test_parse(void **state)
@@ -258,6 +223,28 @@ static void test_idle_seconds(void **state)
 	fx_destroy(&fx);
 }
 
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+/* Every sample line (not a comment) of an exposition contains what. */
+static void samples_have(const char *text, const char *what)
+{
+	const char *p = text, *e;
+
+	for (; *p; p = e + 1) {
+		e = strchr(p, '\n');
+		assert_non_null(e);
+		if (*p != '#' && !memmem(p, (size_t)(e - p), what, strlen(what)))
+			fail_msg("no %s in: %.*s", what, (int)(e - p), p);
+	}
+}
+
 static void test_metrics(void **state)
 {
 	struct report r;
@@ -283,11 +270,19 @@ static void test_metrics(void **state)
 	assert_non_null(strstr(sb_str(&b), "# TYPE idletop_cpu_seconds_total "
 			       "counter\nidletop_cpu_seconds_total 2.500\n"));
 	assert_non_null(strstr(b.p, "idletop_pressure_memory_waiting_seconds"
-			       "_total{cgroup=\"/system.slice/ssh.service\","
-			       "unit=\"ssh.service\",slice=\"system.slice\"} "
+			       "_total{cgroup=\"/system.slice/ssh.service\"} "
 			       "1.500000\n"));
+	/* identity once, in the info series */
+	assert_non_null(strstr(b.p, "# TYPE idletop_cgroup_info gauge\n"));
+	assert_non_null(strstr(b.p, "\nidletop_cgroup_info{cgroup=\"/system."
+			       "slice/ssh.service\",unit=\"ssh.service\","
+			       "slice=\"system.slice\"} 1\n"));
+	assert_non_null(strstr(b.p, "\nidletop_cgroup_info{cgroup=\"/\"} "
+			       "1\n"));
+	assert_int_equal(count(b.p, "unit=\""), 1);
+	assert_null(strstr(b.p, "node="));
 	assert_non_null(strstr(b.p, "idletop_memory_events_oom_kill_total{"
-			       "cgroup=\"/system.slice/ssh.service\","));
+			       "cgroup=\"/system.slice/ssh.service\"} 3\n"));
 	assert_non_null(strstr(b.p, "idletop_idle_age_bytes{cgroup=\"/a\","
 			       "min_seconds=\"90.5\"} 0\n"));
 	assert_null(strstr(b.p, "idletop_memory_high_bytes{"));	/* "max" */
@@ -299,7 +294,24 @@ static void test_metrics(void **state)
 	assert_non_null(strstr(sb_str(&b), "# TYPE idletop_cpu_seconds "
 			       "counter\n# UNIT idletop_cpu_seconds seconds\n"
 			       "idletop_cpu_seconds_total 2.500\n"));
+	assert_non_null(strstr(b.p, "# TYPE idletop_cgroup info\n"));
+	assert_non_null(strstr(b.p, "\nidletop_cgroup_info{cgroup=\"/a\"} "
+			       "1\n"));
 	assert_string_equal(b.p + b.len - 6, "# EOF\n");
+	/* --node-label: on every series, the global ones too */
+	r.p.node = "n\"1";
+	sb_reset(&b);
+	metrics_render(&b, &r.p, &r, MF_OPENMETRICS);
+	assert_non_null(strstr(sb_str(&b), "\nidletop_cpu_seconds_total{node="
+			       "\"n\\\"1\"} 2.500\n"));
+	assert_non_null(strstr(b.p, "\nidletop_build_info{version=\""));
+	assert_non_null(strstr(b.p, "\",node=\"n\\\"1\"} 1\n"));
+	assert_non_null(strstr(b.p, "\nidletop_warning{warning=\"mglru_"
+			       "unfixed\",node=\"n\\\"1\"} 0\n"));
+	assert_non_null(strstr(b.p, "\nidletop_idle_age_bytes{cgroup=\"/a\","
+			       "node=\"n\\\"1\",min_seconds=\"90.5\"} 0\n"));
+	samples_have(b.p, "node=\"n\\\"1\"");
+	r.p.node = NULL;
 	sb_reset(&b);
 	metrics_render(&b, &r.p, NULL, MF_OPENMETRICS);
 	assert_non_null(strstr(sb_str(&b), "\nidletop_report_available 0\n"));
@@ -419,7 +431,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ident),
-		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_idle_seconds),
 		cmocka_unit_test(test_metrics),

@@ -60,6 +60,8 @@ static void test_options(void **state)
 	assert_int_equal(parse("-b", "--cpu", "0", (char *)NULL), OPT_USAGE);
 	assert_int_equal(parse("-b", "--cpu", "101", (char *)NULL), OPT_USAGE);
 	assert_int_equal(parse("-b", "--ws-cycles", "256", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-b", "--node-label", "n1", (char *)NULL), OPT_OK);
+	assert_int_equal(parse("-b", "--node-label=", (char *)NULL), OPT_USAGE);
 	assert_int_equal(parse("-b", "--format", "xml", (char *)NULL), OPT_USAGE);
 	assert_int_equal(parse("-b", "--source", "magic", (char *)NULL), OPT_USAGE);
 	assert_int_equal(parse("-b", "--bogus", (char *)NULL), OPT_USAGE);

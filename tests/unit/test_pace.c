@@ -151,7 +151,7 @@ static void test_derive(void **state)
 	s.total.resident[PK_ANON] = 10000;
 	s.total.resident[PK_FILE] = 6000;
 	s.total.idle[PK_FILE] = 4000;
-	s.total.ws_idle = 3000;
+	s.total.ws_idle[PK_FILE] = 3000;
 	stats_derive(&s, &p);
 	assert_int_equal(s.resident, 16000ULL * 4096);
 	assert_int_equal(s.working_set, 13000ULL * 4096);

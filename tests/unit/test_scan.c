@@ -204,12 +204,12 @@ static void test_ages(void **state)
 	run_cycle(t);
 	a = get(t, t->A);
 	assert_int_equal(a->age[0], 100);	/* age 1 */
-	assert_int_equal(a->ws_idle, 0);	/* ws_cycles = 2 */
+	assert_int_equal(cg_pages_ws_idle(a), 0);	/* ws_cycles = 2 */
 	run_cycle(t);
 	a = get(t, t->A);
 	assert_int_equal(a->age[0], 0);
 	assert_int_equal(a->age[1], 100);	/* age 2 */
-	assert_int_equal(a->ws_idle, 100);
+	assert_int_equal(cg_pages_ws_idle(a), 100);
 	for (i = 0; i < 14; i++)
 		run_cycle(t);
 	a = get(t, t->A);

@@ -5,8 +5,10 @@
 # idletop --listen on the patched kernel, scraped from inside the guest
 # (busybox wget on 127.0.0.1): a scrape before the first cycle says so
 # (idletop_report_available 0), then a systemd-shaped service cgroup with
-# wsgen shows up with its unit and slice labels, --max-depth 2 leaves out
-# the cgroup below it, an unknown path is a 404, and idletop stops by
+# wsgen shows up with its unit and slice in idletop_cgroup_info,
+# --max-depth 2 leaves out the cgroup below it and the self series still
+# sum to the root's resident bytes, an unknown path is a 404, and idletop
+# stops by
 # itself after -n cycles.  The host side (a real Prometheus through a
 # port forward) is tests/host/80-prometheus-e2e.sh.
 
@@ -58,12 +60,22 @@ while :; do
 	[ $i -gt 300 ] && { echo "FAIL: no report after 30 s"; exit 1; }
 	sleep 0.1
 done
-ws=$(grep -F 'idletop_working_set_bytes{cgroup="/system.slice/g60.service",unit="g60.service",slice="system.slice"} ' m |
+ws=$(grep -F 'idletop_working_set_bytes{cgroup="/system.slice/g60.service"} ' m |
 	awk '{ print $2 }')
-[ -n "$ws" ] && [ "$ws" -gt 0 ] && echo "ok: the service's working set with unit and slice labels: $ws" ||
+[ -n "$ws" ] && [ "$ws" -gt 0 ] && echo "ok: the service's working set: $ws" ||
 	{ echo "FAIL: service series:"; grep g60 m; fail=1; }
+grep -qxF 'idletop_cgroup_info{cgroup="/system.slice/g60.service",unit="g60.service",slice="system.slice"} 1' m &&
+	echo "ok: the service's unit and slice in idletop_cgroup_info" ||
+	{ echo "FAIL: info series:"; grep g60 m; fail=1; }
 grep -q 'cgroup="/system.slice/g60.service/deep"' m &&
 	{ echo "FAIL: --max-depth 2 shows depth 3"; fail=1; } || echo "ok: --max-depth 2"
+sum() {	# the sum of the samples whose line starts with $1 (a label may hold a space)
+	awk -v p="$1" 'index($0, p) == 1 { s += $NF } END { printf "%.0f\n", s }' m
+}
+self=$(sum 'idletop_self_resident_bytes{') root=$(sum 'idletop_resident_bytes{cgroup="/",')
+[ "$self" = "$root" ] && [ "$root" -gt 0 ] &&
+	echo "ok: under --max-depth 2 the self series sum to the root's resident: $root" ||
+	{ echo "FAIL: self series sum to $self, the root's resident is $root"; fail=1; }
 if wget -q -O /dev/null http://127.0.0.1:9410/nope 2> werr; then
 	echo "FAIL: /nope answered"; fail=1
 else
