@@ -9,8 +9,10 @@
  * so a cycle takes `period` unless the CPU budget cannot fit it; then the
  * cycle stretches and the report says so (cpu_bound).
  *
- * The CPU debt covers all of the process's CPU time, not only slices: the
- * cgroup tree walk and report build after a cycle, printing, the TUI.  It
+ * The CPU debt covers all of the main thread's CPU time, not only slices:
+ * the cgroup tree walk and report build after a cycle, printing, the TUI.
+ * The exporter's HTTP thread (http.h) is not in it: scrapes cannot
+ * stretch a cycle, so they cannot change what "idle for a cycle" means.  It
  * is a bucket: each interval adds cpu / cpu_frac and pays back its wall
  * time, never below 0 (idle time is not saved up for bursts), so over any
  * stretch that ends with the debt waited out, CPU <= cpu_frac * wall.

@@ -298,7 +298,7 @@ double now_mono(void)
 
 double now_cpu(void)
 {
-	return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	return clock_s(CLOCK_THREAD_CPUTIME_ID);
 }
 
 double now_real(void)

@@ -40,7 +40,11 @@ int replace_file(int dirfd, const char *name, mode_t mode,
 /* The same for a path: its directory (".": none) opened, then as above. */
 int replace_path(const char *path, mode_t mode,
 		 int (*fill)(FILE *f, void *arg), void *arg);
-/* Monotonic and process-CPU clocks in seconds. */
+/*
+ * Monotonic clock and the calling thread's CPU clock, in seconds.  The
+ * CPU clock is the scanner's (main) thread alone: the exporter's HTTP
+ * thread is not billed to --cpu, so clients cannot stretch a cycle.
+ */
 double now_mono(void);
 double now_cpu(void);
 double now_real(void);

@@ -5,10 +5,12 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
+#include <pthread.h>
 #include <cmocka.h>
 #include "acct.h"
 #include "pace.h"
 #include "stats.h"
+#include "util.h"
 
 #define NEAR(a, b) assert_true((a) > (b) - 1e-9 && (a) < (b) + 1e-9)
 
@@ -165,6 +167,35 @@ static void test_derive(void **state)
 	NEAR(s.idle_pct, 0);
 }
 
+static void *spin(void *arg)
+{
+	double until = now_mono() + *(double *)arg;
+	volatile unsigned long n = 0;
+
+	while (now_mono() < until)
+		n++;
+	return NULL;
+}
+
+/*
+ * The budget's clock is the calling thread's: another thread (the
+ * exporter's HTTP server) spinning for 0.3 s adds nothing to it, while
+ * the caller's own spinning does.
+ */
+static void test_cpu_clock_thread(void **state)
+{
+	double busy = 0.3, c0 = now_cpu();
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(pthread_create(&t, NULL, spin, &busy), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_true(now_cpu() - c0 < 0.05);
+	c0 = now_cpu();
+	spin(&busy);
+	assert_true(now_cpu() - c0 > 0.1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_adapt),
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_derive),
+		cmocka_unit_test(test_cpu_clock_thread),
 	};
 
 	return cmocka_run_group_tests_name("pace", tests, NULL, NULL);
