@@ -10,27 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "http.h"
+#include "http_int.h"
 #include "metrics.h"
+#include "util.h"
 #include "version.h"
-
-#define HTTP_TIMEOUT 10		/* seconds a connection may stall */
-#define HTTP_MAX_CONN 32
-
-struct http {
-	struct MHD_Daemon *d;
-	pthread_mutex_t lock;
-	char *buf[2];		/* MF_PROMETHEUS, MF_OPENMETRICS */
-	size_t len[2];
-	char addr[INET6_ADDRSTRLEN + 8];
-};
 
 static const char index_page[] =
 "<!DOCTYPE html>\n<html><head><title>idletop exporter</title></head>\n"
 "<body><h1>idletop " IDLETOP_VERSION "</h1>\n"
 "<p>Per-cgroup resident and idle memory: "
 "<a href=\"/metrics\">/metrics</a> (Prometheus text format; OpenMetrics "
-"when the Accept header asks for it). The metrics are described in "
+"when the Accept header asks for it), "
+"<a href=\"/healthz\">/healthz</a> (200 when a fresh report is served, "
+"else 503 with the reason). The metrics are described in "
 "idletop(1).</p>\n</body></html>\n";
 
 static int port_of(const char *s, in_port_t *port)
@@ -144,20 +136,13 @@ static int open_socket(const char *listen_s, struct http *h, char *err,
 	return fd;
 }
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
-			     const char *type, void *buf, size_t len,
-			     enum MHD_ResponseMemoryMode mode)
+static enum MHD_Result queue(struct MHD_Connection *c, unsigned status,
+			     struct MHD_Response *r)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, buf,
-								 mode);
 	enum MHD_Result rc;
 
-	if (!r) {
-		if (mode == MHD_RESPMEM_MUST_FREE)
-			free(buf);
+	if (!r)
 		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	rc = MHD_queue_response(c, status, r);
@@ -165,35 +150,92 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
 	return rc;
 }
 
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
+			     const char *type, const char *msg,
+			     enum MHD_ResponseMemoryMode mode)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(msg),
+							(void *)msg, mode);
+
+	if (r)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	return queue(c, status, r);
+}
+
 static enum MHD_Result text(struct MHD_Connection *c, unsigned status,
 			    const char *msg)
 {
-	return reply(c, status, "text/plain; charset=utf-8", (void *)msg,
-		     strlen(msg), MHD_RESPMEM_PERSISTENT);
+	return reply(c, status, "text/plain; charset=utf-8", msg,
+		     MHD_RESPMEM_PERSISTENT);
 }
 
-/* A copy of the exposition asked for, taken under the lock. */
-static enum MHD_Result metrics(struct http *h, struct MHD_Connection *c)
+static const char *header(struct MHD_Connection *c, const char *name)
 {
-	const char *acc = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						      "Accept");
-	int f = acc && strstr(acc, "application/openmetrics-text") ?
-		MF_OPENMETRICS : MF_PROMETHEUS;
-	size_t len;
-	char *copy;
+	return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
+}
 
-	pthread_mutex_lock(&h->lock);
-	len = h->len[f];
-	copy = malloc(len ? len : 1);
-	if (copy)
-		memcpy(copy, h->buf[f], len);
-	pthread_mutex_unlock(&h->lock);
-	if (!copy)
+/* The snapshot, shared, in the format and encoding the client accepts. */
+static enum MHD_Result serve_metrics(struct http *h,
+				     struct MHD_Connection *c)
+{
+	const char *ctype;
+	int f = http_negotiate(header(c, MHD_HTTP_HEADER_ACCEPT), &ctype);
+	int gz = http_gzip_ok(header(c, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+	struct MHD_Response *r;
+	struct snap *s;
+
+	if (f < 0)
+		return text(c, MHD_HTTP_NOT_ACCEPTABLE, "not acceptable: "
+			    "/metrics is " METRICS_CT_PROMETHEUS " or "
+			    METRICS_CT_OPENMETRICS " (or version=0.0.1)\n");
+	s = snap_get(h);
+	if (!s)
+		return text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+			    "no metrics yet\n");
+	r = body_response(h, s, f, gz);
+	if (!r)
 		return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
 			    "out of memory\n");
-	return reply(c, MHD_HTTP_OK, f == MF_OPENMETRICS ?
-		     METRICS_CT_OPENMETRICS : METRICS_CT_PROMETHEUS, copy,
-		     len, MHD_RESPMEM_MUST_FREE);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY,
+				"Accept, Accept-Encoding");
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING,
+					"gzip");
+	return queue(c, MHD_HTTP_OK, r);
+}
+
+/*
+ * /healthz: 200 while the report served is younger than the publish
+ * said (next_within), 503 before the first report and when stale; the
+ * body says which, with the last error since the last report.
+ */
+static enum MHD_Result serve_health(struct http *h, struct MHD_Connection *c)
+{
+	char msg[512], err[sizeof(h->err)];
+	struct snap *s = snap_get(h);
+	double age = s ? now_mono() - s->published : 0;
+	int ok = s && s->cycle && age <= s->next_within;
+
+	pthread_mutex_lock(&h->lock);
+	snprintf(err, sizeof(err), "%s", h->err);
+	pthread_mutex_unlock(&h->lock);
+	if (!s || !s->cycle)
+		snprintf(msg, sizeof(msg), "not ready: no cycle completed yet "
+			 "(the first report comes two periods after start)");
+	else
+		snprintf(msg, sizeof(msg), "%s: the report of cycle %llu is "
+			 "%.0f s old (%s %.0f s)", ok ? "ok" : "stale",
+			 (unsigned long long)s->cycle, age,
+			 ok ? "the next is due within" :
+			 "the next was due within", s->next_within);
+	snap_put(s);
+	if (*err)
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+			 "; last error: %s", err);
+	strncat(msg, "\n", sizeof(msg) - strlen(msg) - 1);
+	return reply(c, ok ? MHD_HTTP_OK : MHD_HTTP_SERVICE_UNAVAILABLE,
+		     "text/plain; charset=utf-8", msg, MHD_RESPMEM_MUST_COPY);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
@@ -201,34 +243,73 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *version, const char *data,
 				  size_t *data_len, void **state)
 {
+	static int headers_in;
+
 	(void)version;
 	(void)data;
-	(void)data_len;
-	(void)state;
+	/*
+	 * The first call comes with the headers; answering only at the
+	 * second, once the request is whole, keeps the connection alive.
+	 */
+	if (!*state) {
+		*state = &headers_in;
+		slots_busy(cls, c);
+		return MHD_YES;
+	}
+	if (*data_len) {	/* a body: not for us, dropped */
+		*data_len = 0;
+		return MHD_YES;
+	}
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 			    "method not allowed: GET or HEAD\n");
 	if (!strcmp(url, "/metrics"))
-		return metrics(cls, c);
+		return serve_metrics(cls, c);
+	if (!strcmp(url, "/healthz"))
+		return serve_health(cls, c);
 	if (!strcmp(url, "/"))
 		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8",
-			     (void *)index_page, sizeof(index_page) - 1,
-			     MHD_RESPMEM_PERSISTENT);
-	return text(c, MHD_HTTP_NOT_FOUND, "not found: see / and /metrics\n");
+			     index_page, MHD_RESPMEM_PERSISTENT);
+	return text(c, MHD_HTTP_NOT_FOUND,
+		    "not found: see /, /metrics and /healthz\n");
 }
 
 static void http_free(struct http *h)
 {
-	free(h->buf[0]);
-	free(h->buf[1]);
+	slots_stop(h);
+	snap_put(h->snap);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
+}
+
+static struct MHD_Daemon *daemon_start(struct http *h, int fd)
+{
+	sigset_t all, old;
+	struct MHD_Daemon *d;
+
+	/* signals are the main thread's (main.c), never the server's */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	d = MHD_start_daemon(MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD,
+			     0, slots_accept, h, on_request, h,
+			     MHD_OPTION_LISTEN_SOCKET, fd,
+			     MHD_OPTION_CONNECTION_TIMEOUT,
+			     (unsigned)HTTP_IDLE_TIMEOUT,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_SLOTS,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+			     (unsigned)HTTP_PER_IP,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+			     (size_t)HTTP_CONN_MEMORY,
+			     MHD_OPTION_NOTIFY_CONNECTION, slots_notify, h,
+			     MHD_OPTION_NOTIFY_COMPLETED, slots_completed, h,
+			     MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return d;
 }
 
 struct http *http_start(const char *listen_s, char *err, size_t errlen)
 {
 	struct http *h = calloc(1, sizeof(*h));
-	sigset_t all, old;
 	int fd;
 
 	if (!h || pthread_mutex_init(&h->lock, NULL)) {
@@ -241,47 +322,46 @@ struct http *http_start(const char *listen_s, char *err, size_t errlen)
 		http_free(h);
 		return NULL;
 	}
-	/* signals are the main thread's (main.c), never the server's */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	h->d = MHD_start_daemon(MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD,
-				0, NULL, NULL, on_request, h,
-				MHD_OPTION_LISTEN_SOCKET, fd,
-				MHD_OPTION_CONNECTION_TIMEOUT,
-				(unsigned)HTTP_TIMEOUT,
-				MHD_OPTION_CONNECTION_LIMIT,
-				(unsigned)HTTP_MAX_CONN, MHD_OPTION_END);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (slots_init(h)) {
+		snprintf(err, errlen, "--listen %s: cannot start a thread",
+			 listen_s);
+		close(fd);
+		http_free(h);
+		return NULL;
+	}
+	h->d = daemon_start(h, fd);
 	if (!h->d) {
+		/* libmicrohttpd closed fd on its way out */
 		snprintf(err, errlen, "--listen %s: cannot start the HTTP "
 			 "server (libmicrohttpd)", listen_s);
-		close(fd);
 		http_free(h);
 		return NULL;
 	}
 	return h;
 }
 
-void http_publish(struct http *h, char *prom, size_t prom_len, char *om,
-		  size_t om_len)
+int http_publish(struct http *h, struct http_pub *p)
 {
-	char *old[2];
+	struct snap *s = snap_new(p), *old;
 
-	if (!prom || !om) {
-		free(prom);
-		free(om);
-		return;
-	}
+	if (!s)
+		return -1;
 	pthread_mutex_lock(&h->lock);
-	old[0] = h->buf[0];
-	old[1] = h->buf[1];
-	h->buf[0] = prom;
-	h->len[0] = prom_len;
-	h->buf[1] = om;
-	h->len[1] = om_len;
+	old = h->snap;
+	h->snap = s;
+	if (s->cycle)
+		h->err[0] = 0;
 	pthread_mutex_unlock(&h->lock);
-	free(old[0]);
-	free(old[1]);
+	snap_put(old);
+	return 0;
+}
+
+void http_error(struct http *h, const char *msg)
+{
+	pthread_mutex_lock(&h->lock);
+	h->errors++;
+	snprintf(h->err, sizeof(h->err), "%s", msg);
+	pthread_mutex_unlock(&h->lock);
 }
 
 const char *http_address(const struct http *h)

@@ -142,10 +142,28 @@ static int output(const struct config *cfg, const struct report *r)
 	return -1;
 }
 
-/* --listen: both expositions of r (NULL: none yet) to the server. */
-static void publish(struct http *h, const struct report_params *p,
-		    const struct report *r)
+/*
+ * Seconds until /healthz calls a report stale: twice the longest a cycle
+ * takes (the steady period, this cycle's, or its stretched length), and
+ * 10 s for the tree walk and a loaded machine.
+ */
+static double next_within(const struct config *cfg, const struct report *r)
 {
+	double t = cfg->period;
+
+	if (r && r->p.period > t)
+		t = r->p.period;
+	if (r && r->end - r->start > t)
+		t = r->end - r->start;
+	return 2 * t + 10;
+}
+
+/* --listen: both expositions of r (NULL: none yet) to the server. */
+static void publish(struct http *h, const struct config *cfg,
+		    const struct report_params *p, const struct report *r)
+{
+	struct http_pub pub = { .cycle = r ? r->cycle : 0,
+				.next_within = next_within(cfg, r) };
 	struct sbuf b[2];
 	int f;
 
@@ -154,13 +172,16 @@ static void publish(struct http *h, const struct report_params *p,
 		metrics_render(&b[f], p, r, f ? MF_OPENMETRICS : MF_PROMETHEUS);
 	}
 	if (b[0].oom || b[1].oom) {
-		fprintf(stderr, "idletop: out of memory: metrics not "
-			"updated\n");
 		sb_free(&b[0]);
 		sb_free(&b[1]);
-		return;
 	}
-	http_publish(h, b[0].p, b[0].len, b[1].p, b[1].len);
+	pub.prom = b[0].p;
+	pub.prom_len = b[0].len;
+	pub.om = b[1].p;
+	pub.om_len = b[1].len;
+	if (http_publish(h, &pub))
+		fprintf(stderr, "idletop: out of memory: metrics not "
+			"updated\n");
 }
 
 /*
@@ -183,7 +204,7 @@ static int show(const struct config *cfg, struct http *h,
 		v = &view;
 	}
 	if (h)
-		publish(h, &v->p, v);
+		publish(h, cfg, &v->p, v);
 	if (!h || cfg->output || cfg->batch)
 		rc = output(cfg, v);
 	if (v == &view)
@@ -195,17 +216,26 @@ static int batch_loop(struct engine *e, const struct config *cfg,
 		      struct http *h, struct select_state *st)
 {
 	unsigned long done = 0;
+	double wait, backoff = 0;
 	int rc;
 
 	while (!stop) {
-		if (wait_input(-1, engine_wait(e)) < 0 && errno != EINTR)
+		wait = engine_wait(e);
+		if (wait_input(-1, wait > backoff ? wait : backoff) < 0 &&
+		    errno != EINTR)
 			return 1;
 		if (stop)
 			break;
 		rc = engine_step(e);
+		backoff = 0;
 		if (rc < 0) {
 			fprintf(stderr, "idletop: %s\n", e->err);
-			return 1;
+			if (!h)
+				return 1;
+			/* --listen: the last good report stays served */
+			http_error(h, e->err);
+			backoff = 1;
+			continue;
 		}
 		if (rc == 0)
 			continue;
@@ -247,7 +277,7 @@ static int run_listen(struct engine *e, const struct config *cfg)
 		fprintf(stderr, "idletop: %s\n", e->err);
 		return 1;
 	}
-	publish(h, &e->params, NULL);
+	publish(h, cfg, &e->params, NULL);
 	fprintf(stderr, "idletop: serving http://%s/metrics\n",
 		http_address(h));
 	rc = run_batch(e, cfg, h);

@@ -16,12 +16,14 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <cmocka.h>
+#include <zlib.h>
 #include "engine.h"
 #include "fixture.h"
 #include "http.h"
 #include "ident.h"
 #include "kpf.h"
 #include "metrics.h"
+#include "selfstat.h"
 #include "util.h"
 
 static void want_ident(const char *path, const char *unit, const char *slice,
@@ -357,9 +359,19 @@ static char *get(const char *addr, const char *req)
 	return buf;
 }
 
+static void publish_at(struct http *h, const char *prom, const char *om,
+		       uint64_t cycle, double next_within)
+{
+	struct http_pub p = { .prom = strdup(prom), .om = strdup(om),
+			      .prom_len = strlen(prom), .om_len = strlen(om),
+			      .cycle = cycle, .next_within = next_within };
+
+	assert_int_equal(http_publish(h, &p), 0);
+}
+
 static void publish(struct http *h, const char *prom, const char *om)
 {
-	http_publish(h, strdup(prom), strlen(prom), strdup(om), strlen(om));
+	publish_at(h, prom, om, 1, 60);
 }
 
 static void test_http(void **state)
@@ -384,7 +396,10 @@ static void test_http(void **state)
 		"application/openmetrics-text;version=1.0.0,text/plain;q=0.5"
 		"\r\n\r\n");
 	assert_non_null(strstr(r, "application/openmetrics-text; version=1"));
-	assert_non_null(strstr(r, "\r\n\r\nom 1\n# EOF\n"));
+	assert_non_null(strstr(r, "\r\n\r\nom 1\n# HELP process_cpu_seconds "));
+	assert_non_null(strstr(r, "\nidletop_scan_errors_total 0\n"));
+	assert_string_equal(r + strlen(r) - 6, "# EOF\n");
+	assert_int_equal(strstr(r, "# EOF") - r, strlen(r) - 6);
 	free(r);
 	r = get(http_address(h), "GET /nothing HTTP/1.0\r\n\r\n");
 	assert_non_null(strstr(r, " 404 "));
@@ -427,6 +442,273 @@ static void test_http(void **state)
 	http_stop(h);
 }
 
+/* Accept fields as scrapers and browsers send them, and the RFC's corners. */
+static void test_negotiate(void **state)
+{
+	static const struct {
+		const char *accept;
+		int fmt;	/* -1: 406 */
+		const char *ct;	/* a part of the Content-Type */
+	} cases[] = {
+		{ NULL, MF_PROMETHEUS, "version=0.0.4" },
+		{ "", MF_PROMETHEUS, "version=0.0.4" },
+		{ "*/*", MF_PROMETHEUS, "version=0.0.4" },
+		{ "text/*", MF_PROMETHEUS, "version=0.0.4" },
+		{ "text/plain", MF_PROMETHEUS, "version=0.0.4" },
+		/* Prometheus 2 */
+		{ "application/openmetrics-text;version=1.0.0,application/"
+		  "openmetrics-text;version=0.0.1;q=0.75,text/plain;version="
+		  "0.0.4;q=0.5,*/*;q=0.1", MF_OPENMETRICS, "version=1.0.0" },
+		/* Prometheus 3: text 1.0.0 is not ours, escaping is ignored */
+		{ "application/openmetrics-text;version=1.0.0;escaping="
+		  "allow-utf-8;q=0.5,application/openmetrics-text;version=0.0.1"
+		  ";q=0.4,text/plain;version=1.0.0;escaping=allow-utf-8;q=0.3,"
+		  "text/plain;version=0.0.4;q=0.2,*/*;q=0.1", MF_OPENMETRICS,
+		  "version=1.0.0" },
+		/* q decides, not the order, nor the mere mention */
+		{ "text/plain;version=0.0.4;q=1,application/openmetrics-text;"
+		  "q=0.1", MF_PROMETHEUS, "version=0.0.4" },
+		{ "application/openmetrics-text;q=0.3, text/plain;q=0.7",
+		  MF_PROMETHEUS, "0.0.4" },
+		/* case-insensitive names, OWS, a quoted version */
+		{ "Application/OpenMetrics-Text ; Version=\"1.0.0\" ; Q=0.9 , "
+		  "TEXT/PLAIN;q=0.8", MF_OPENMETRICS, "version=1.0.0" },
+		{ "application/openmetrics-text; version=0.0.1",
+		  MF_OPENMETRICS, "version=0.0.1" },
+		{ "application/openmetrics-text;version=2.0.0", -1, NULL },
+		{ "application/openmetrics-text;version=2.0.0,text/plain;q=0.1",
+		  MF_PROMETHEUS, "0.0.4" },
+		/* q=0 excludes, also a type a wildcard would allow */
+		{ "text/plain;q=0, */*", MF_OPENMETRICS, "version=1.0.0" },
+		{ "text/plain;q=0, application/*;q=0", -1, NULL },
+		{ "*/*;q=0", -1, NULL },
+		{ "text/html, application/json", -1, NULL },
+		/* the most specific range decides its format's q */
+		{ "application/openmetrics-text;version=1.0.0;q=0,"
+		  "application/openmetrics-text;q=1, text/plain;q=0.5",
+		  MF_OPENMETRICS, "version=0.0.1" },
+		/* a tie: the range listed first, then the text format */
+		{ "application/openmetrics-text, text/plain", MF_OPENMETRICS,
+		  "version=1.0.0" },
+		{ "text/plain, application/openmetrics-text", MF_PROMETHEUS,
+		  "0.0.4" },
+		/* malformed ranges, bad q and other charsets are skipped */
+		{ "application/openmetrics-text;q=2, text/plain;q=0.5",
+		  MF_PROMETHEUS, "0.0.4" },
+		{ "application/openmetrics-text;q=0.5x,text/plain;q=0.1",
+		  MF_PROMETHEUS, "0.0.4" },
+		{ "text/plain;charset=latin1", -1, NULL },
+		{ "text/plain;charset=UTF-8", MF_PROMETHEUS, "0.0.4" },
+		{ "garbage, /, text/, ;;, text/plain;q=0.001", MF_PROMETHEUS,
+		  "0.0.4" },
+		{ "application/openmetrics-text;q=1.0001", -1, NULL },
+	};
+	const char *ct;
+	size_t i;
+	int f;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		ct = NULL;
+		f = http_negotiate(cases[i].accept, &ct);
+		if (f != cases[i].fmt ||
+		    (f >= 0 && !strstr(ct, cases[i].ct)))
+			fail_msg("Accept: %s: %d %s, want %d %s",
+				 cases[i].accept ? cases[i].accept : "(none)",
+				 f, ct ? ct : "", cases[i].fmt,
+				 cases[i].ct ? cases[i].ct : "");
+	}
+	assert_true(http_gzip_ok("gzip"));
+	assert_true(http_gzip_ok("deflate, GZIP;q=0.5"));
+	assert_true(http_gzip_ok("x-gzip"));
+	assert_true(http_gzip_ok("br;q=1, *;q=0.1"));
+	assert_false(http_gzip_ok(NULL));
+	assert_false(http_gzip_ok(""));
+	assert_false(http_gzip_ok("identity"));
+	assert_false(http_gzip_ok("gzip;q=0"));
+	assert_false(http_gzip_ok("gzip;q=0, *"));
+	assert_false(http_gzip_ok("*;q=0"));
+	assert_false(http_gzip_ok("gzipper"));
+}
+
+/* The body of an HTTP response (after the blank line). */
+static const char *body_of(const char *r)
+{
+	const char *b = strstr(r, "\r\n\r\n");
+
+	assert_non_null(b);
+	return b + 4;
+}
+
+/* gunzip n bytes at gz into a new NUL-terminated string. */
+static char *gunzip(const char *gz, size_t n)
+{
+	size_t cap = 1 << 20;
+	char *out = malloc(cap);
+	z_stream z;
+
+	assert_non_null(out);
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(inflateInit2(&z, 16 + 15), Z_OK);
+	z.next_in = (Bytef *)gz;
+	z.avail_in = (uInt)n;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)cap - 1;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	assert_int_equal(z.avail_in, 0);
+	out[cap - 1 - z.avail_out] = 0;
+	inflateEnd(&z);
+	return out;
+}
+
+static size_t content_length(const char *r)
+{
+	const char *p = strstr(r, "Content-Length: ");
+
+	assert_non_null(p);
+	return (size_t)atol(p + 16);
+}
+
+/* /healthz, the error counter and gzip, against the plain body. */
+static void test_http_health(void **state)
+{
+	char err[256], *r, *plain, *g;
+	struct http *h;
+
+	(void)state;
+	h = http_start("127.0.0.1:0", err, sizeof(err));
+	if (!h)
+		fail_msg("%s", err);
+	r = get(http_address(h), "GET /healthz HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, " 503 "));
+	free(r);
+	publish_at(h, "x 0\n", "x 0\n# EOF\n", 0, 60);
+	r = get(http_address(h), "GET /healthz HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, " 503 "));
+	assert_non_null(strstr(r, "not ready"));
+	free(r);
+	publish_at(h, "x 1\n", "x 1\n# EOF\n", 7, 60);
+	r = get(http_address(h), "GET /healthz HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, " 200 "));
+	assert_non_null(strstr(r, "ok: the report of cycle 7"));
+	free(r);
+	http_error(h, "cgroup.procs: Too many open files");
+	http_error(h, "cgroup.procs: Too many open files");
+	r = get(http_address(h), "GET /healthz HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, " 200 "));
+	assert_non_null(strstr(r, "last error: cgroup.procs: Too many"));
+	free(r);
+	plain = get(http_address(h), "GET /metrics HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(plain, "\r\n\r\nx 1\n"));
+	assert_non_null(strstr(plain, "\nidletop_scan_errors_total 2\n"));
+	assert_non_null(strstr(plain, "\nprocess_open_fds "));
+	/* stale: the next report was due within 0.05 s */
+	publish_at(h, "x 2\n", "x 2\n# EOF\n", 8, 0.05);
+	usleep(100000);
+	r = get(http_address(h), "GET /healthz HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, " 503 "));
+	assert_non_null(strstr(r, "stale: the report of cycle 8"));
+	assert_null(strstr(r, "last error"));	/* a report came since */
+	free(r);
+	/* gzip: the same exposition, process_* values aside */
+	publish_at(h, "x 1\n", "x 1\n# EOF\n", 9, 60);
+	r = get(http_address(h), "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+		"Accept-Encoding: gzip\r\nConnection: close\r\n\r\n");
+	assert_non_null(strstr(r, "Content-Encoding: gzip"));
+	g = gunzip(body_of(r), content_length(r));
+	assert_non_null(strstr(g, "x 1\n# HELP process_cpu_seconds_total"));
+	assert_non_null(strstr(g, "\nidletop_scan_errors_total 2\n"));
+	assert_int_equal(strlen(g), strlen(body_of(plain)));
+	free(g);
+	free(r);
+	r = get(http_address(h), "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+		"Accept: application/openmetrics-text\r\n"
+		"Accept-Encoding: gzip\r\nConnection: close\r\n\r\n");
+	g = gunzip(body_of(r), content_length(r));
+	assert_string_equal(g + strlen(g) - 6, "# EOF\n");
+	assert_non_null(strstr(g, "x 1\n# HELP process_cpu_seconds "));
+	free(g);
+	free(r);
+	r = get(http_address(h), "GET /metrics HTTP/1.0\r\nAccept: "
+		"text/html\r\n\r\n");
+	assert_non_null(strstr(r, " 406 "));
+	free(r);
+	free(plain);
+	http_stop(h);
+}
+
+/* A connection from 127.0.0.N that sends `req` and does not read. */
+static int dial_from(const char *addr, int n, const char *req)
+{
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM, 0), rc;
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+
+	assert_true(fd >= 0);
+	me.sin_addr.s_addr = htonl(0x7f000000u + (unsigned)n);
+	assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof(me)), 0);
+	sa.sin_port = htons((uint16_t)atoi(strrchr(addr, ':') + 1));
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	assert_int_equal(rc, 0);
+	if (*req)
+		assert_int_equal(write(fd, req, strlen(req)),
+				 (ssize_t)strlen(req));
+	return fd;
+}
+
+/*
+ * Slots: HTTP_MAX_CONN idle and half-sent connections from other
+ * addresses do not keep a scrape out; 40 readers that never read cost
+ * one exposition, not 40 (they share the snapshot).
+ */
+static void test_http_slots(void **state)
+{
+	const size_t bigsz = 8 << 20;
+	int fd[HTTP_MAX_CONN + 40], i, n = 0;
+	struct selfstat s0, s1;
+	char err[256], *r, *big;
+	struct http *h;
+	double t0;
+
+	(void)state;
+	h = http_start("127.0.0.1:0", err, sizeof(err));
+	if (!h)
+		fail_msg("%s", err);
+	publish(h, "prom 1\n", "om 1\n# EOF\n");
+	for (i = 0; i < HTTP_MAX_CONN; i++)
+		fd[n++] = dial_from(http_address(h), 2 + i / 8,
+				    i % 2 ? "GET /metrics HTTP/1.1\r\nHo" : "");
+	usleep(200000);
+	t0 = now_mono();
+	r = get(http_address(h), "GET /metrics HTTP/1.0\r\n\r\n");
+	assert_non_null(strstr(r, "\r\n\r\nprom 1\n"));
+	assert_true(now_mono() - t0 < 1);
+	free(r);
+	while (n)
+		close(fd[--n]);
+	/* shared: 40 stalled readers of an 8 MiB exposition */
+	big = malloc(bigsz + 1);
+	assert_non_null(big);
+	memset(big, 'x', bigsz);
+	big[bigsz] = 0;
+	publish(h, big, "om\n");
+	free(big);
+	usleep(300000);		/* the slots above are closed */
+	assert_int_equal(selfstat_read(&s0), 0);
+	for (i = 0; i < 40; i++)
+		fd[n++] = dial_from(http_address(h), 20 + i / 8,
+				    "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+	usleep(500000);
+	assert_int_equal(selfstat_read(&s1), 0);
+	if (s1.resident_bytes - s0.resident_bytes > 2.0 * bigsz)
+		fail_msg("40 readers: resident memory grew by %.0f bytes",
+			 s1.resident_bytes - s0.resident_bytes);
+	while (n)
+		close(fd[--n]);
+	http_stop(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +717,9 @@ int main(void)
 		cmocka_unit_test(test_idle_seconds),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_http),
+		cmocka_unit_test(test_negotiate),
+		cmocka_unit_test(test_http_health),
+		cmocka_unit_test(test_http_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
