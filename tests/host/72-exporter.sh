@@ -5,9 +5,15 @@
 # idletop --listen over a mkfixture tree (no kernel): the index, /metrics
 # in both formats (promtool checks the Prometheus one), 404 and 405, a
 # scrape before the first cycle (idletop_report_available 0), a port in
-# use and a bad address (clear errors, exit 1 and 2), and 20 clients that
-# connect and never read while the scanner keeps its pace: 20 cycles of
-# 0.2 s still take about 4.4 s (under 8).  About 6 s.
+# use and a bad address (clear errors, exit 1 and 2), 20 clients that
+# connect and never read while the scanner keeps its pace (20 cycles of
+# 0.2 s still take about 4.4 s, under 8); the Accept matrix, gzip,
+# HEAD, keep-alive, /healthz (503, then 200, then the error named); a
+# scan error (the cgroup root taken away for a while) counted and
+# survived; and, for 12 s, 300 idle connections and 40 that send their
+# headers a byte a second, from 127.0.0.2 and up and reconnecting
+# whenever shut, while a scrape from 127.0.0.1 every half second must be
+# answered within a second.  About 25 s; loopback only.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -72,17 +78,25 @@ for a in 127.0.0.1:99999 localhost:9410 1.2.3:80 '[::1' 10.0.0.1:x; do
 done
 [ $n = 5 ] && ok "bad addresses: exit 2 naming the value"
 
-# 20 cycles of 0.2 s while 20 clients connect, send a request and never
-# read (each holds one of the 32 connections for up to 10 s), and others
-# scrape; the first report comes after 2 periods, the last after about
-# 4.4 s.  A scanner that waited on a stalled client would take 10 s.
+# 20 cycles of 0.2 s while 20 clients (from 127.0.0.2 and .3) connect,
+# send a request and never read (each holds a connection for up to
+# 10 s), and others scrape; the first report comes after 2 periods,
+# the last after about 4.4 s.  A scanner that waited on a stalled client
+# would take 10 s.
 t0=$(date +%s.%N)
 start --period 0.2 --cpu 100 -n 20 || bad "idletop --listen -n 20 did not start"
-for i in $(seq 20); do
-	( exec 3<>"/dev/tcp/${addr%:*}/${addr##*:}" &&
-	  printf 'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n' >&3 && exec sleep 30 ) 2>/dev/null &
-	pids+=($!)
-done
+python3 - "${addr%:*}" "${addr##*:}" <<'PY' 2> /dev/null &
+import socket, sys, time
+conns = []
+for i in range(20):     # 10 from each: under the 16 per address
+    s = socket.socket()
+    s.bind(("127.0.0.%d" % (2 + i % 2), 0))
+    s.connect((sys.argv[1], int(sys.argv[2])))
+    s.send(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    conns.append(s)
+time.sleep(30)
+PY
+pids+=($!)
 for _ in $(seq 40); do
 	curl -sf -m 5 "http://$addr/metrics" > "$tmp/prom" &&
 		grep -qx 'idletop_report_available 1' "$tmp/prom" && break
@@ -101,5 +115,154 @@ grep -qx 'idletop_report_available 1' "$tmp/prom" && promtool check metrics < "$
 grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/hdr" &&
 	[ "$(tail -n 1 "$tmp/om")" = "# EOF" ] && ok "OpenMetrics when asked" ||
 	{ bad "openmetrics negotiation"; cat "$tmp/hdr"; }
+
+# negotiation, gzip, HEAD, keep-alive, /healthz, a scan error survived
+start --period 0.3 --cpu 100 || bad "idletop --listen did not start"
+h=$(curl -s -w ' %{http_code}' "http://$addr/healthz" | tr -d '\n')
+[ "${h##* }" = 503 ] && [[ $h == "not ready"* ]] &&
+	ok "/healthz before the first report: 503, '${h% *}'" || bad "/healthz early: $h"
+for _ in $(seq 50); do
+	curl -sf "http://$addr/metrics" | grep -qx 'idletop_report_available 1' && break
+	sleep 0.1
+done
+h=$(curl -s -w ' %{http_code}' "http://$addr/healthz" | tr -d '\n')
+[ "${h##* }" = 200 ] && [[ $h == "ok: "* ]] && ok "/healthz with a report: 200, '${h% *}'" ||
+	bad "/healthz: $h"
+# ACCEPT|what comes back (a Content-Type part, or 406)
+n=0
+while IFS='|' read -r acc want; do
+	got=$(curl -s -o /dev/null -w '%{http_code} %{content_type}' ${acc:+-H "Accept: $acc"} \
+		"http://$addr/metrics")
+	case $want in
+	406) [ "${got%% *}" = 406 ] ;;
+	*) [ "${got%% *}" = 200 ] && [[ $got == *"$want"* ]] ;;
+	esac && n=$((n + 1)) || bad "Accept: $acc: got $got, want $want"
+done <<'ACCEPTS'
+|text/plain; version=0.0.4
+*/*|text/plain; version=0.0.4
+application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1|openmetrics-text; version=1.0.0
+text/plain;version=0.0.4;q=1,application/openmetrics-text;q=0.1|text/plain; version=0.0.4
+APPLICATION/OPENMETRICS-TEXT; VERSION=0.0.1|openmetrics-text; version=0.0.1
+text/plain;q=0, */*|openmetrics-text; version=1.0.0
+application/openmetrics-text;version=2.0.0|406
+text/html|406
+ACCEPTS
+[ $n = 8 ] && ok "Accept: 8 cases, q-values, q=0, case, versions, 406"
+curl -s -H 'Accept-Encoding: gzip' -D "$tmp/gzhdr" -o "$tmp/gz" "http://$addr/metrics"
+curl -s -o "$tmp/plain" "http://$addr/metrics"
+gunzip -c < "$tmp/gz" > "$tmp/gunz" 2> /dev/null
+gsz=$(stat -c %s "$tmp/gz") psz=$(stat -c %s "$tmp/plain")
+grep -qi '^content-encoding: gzip' "$tmp/gzhdr" && promtool check metrics < "$tmp/gunz" &&
+	[ "$(grep -vc '^process_' "$tmp/gunz")" = "$(grep -vc '^process_' "$tmp/plain")" ] &&
+	[ $((psz / gsz)) -ge 5 ] && ok "gzip: $psz B as $gsz B, promtool-clean" ||
+	bad "gzip: $(cat "$tmp/gzhdr"), $gsz of $psz B"
+h=$(curl -sI -w '%{http_code}' -o "$tmp/headhdr" "http://$addr/metrics")
+[ "$h" = 200 ] && grep -qi '^content-length: [1-9]' "$tmp/headhdr" && ok "HEAD: 200 with a length" ||
+	bad "HEAD: $h"
+curl -sv -o /dev/null -o /dev/null "http://$addr/metrics" "http://$addr/healthz" 2> "$tmp/ka"
+grep -q 'Re-using existing connection' "$tmp/ka" && ! grep -qi '^< connection: close' "$tmp/ka" &&
+	ok "keep-alive: two requests on one connection" || { bad "keep-alive"; grep '^[<*]' "$tmp/ka"; }
+grep -q '^process_start_time_seconds ' "$tmp/plain" && grep -q '^process_open_fds [1-9]' "$tmp/plain" &&
+	grep -q '^process_resident_memory_bytes [1-9]' "$tmp/plain" &&
+	grep -q '^process_cpu_seconds_total ' "$tmp/plain" && ok "process_* metrics" || bad "process_*"
+mv "$tmp/root/sys/fs/cgroup" "$tmp/root/sys/fs/cgroup.away"
+e=0
+for _ in $(seq 50); do
+	e=$(curl -s "http://$addr/metrics" | sed -n 's/^idletop_scan_errors_total //p')
+	[ "${e:-0}" -ge 2 ] && break
+	sleep 0.1
+done
+h=$(curl -s "http://$addr/healthz" | tr -d '\n')
+curl -s "http://$addr/metrics" | grep -qx 'idletop_report_available 1' &&
+	[ "${e:-0}" -ge 2 ] && kill -0 "$pid" && [[ $h == *"last error: cgroup root"* ]] &&
+	ok "scan errors counted ($e), the last report still served, /healthz: '$h'" ||
+	bad "scan error: errors ${e:-none}, /healthz '$h'"
+mv "$tmp/root/sys/fs/cgroup.away" "$tmp/root/sys/fs/cgroup"
+c0=$(curl -s "http://$addr/metrics" | sed -n 's/^idletop_cycle //p')
+for _ in $(seq 50); do
+	h=$(curl -s "http://$addr/healthz" | tr -d '\n')
+	c=$(curl -s "http://$addr/metrics" | sed -n 's/^idletop_cycle //p')
+	[ "${c:-0}" -gt "${c0:-0}" ] && [[ $h == "ok: "* ]] && [[ $h != *"last error"* ]] && break
+	sleep 0.1
+done
+[ "${c:-0}" -gt "${c0:-0}" ] && [[ $h != *"last error"* ]] &&
+	ok "after the error: new reports (cycle $c0 -> $c), /healthz '$h'" || bad "no recovery: $h"
+kill "$pid"
+
+# Slots: 300 idle and 40 slow-header clients from 127.0.0.2 and up (15
+# or 14 per address, under the 16 per address) reconnect a second after
+# each shutdown for 12 s; a scrape from 127.0.0.1 every half second must
+# be answered within a second.
+start --period 1 --cpu 100 || bad "idletop --listen did not start"
+for _ in $(seq 50); do
+	curl -sf "http://$addr/metrics" | grep -qx 'idletop_report_available 1' && break
+	sleep 0.1
+done
+python3 - "${addr%:*}" "${addr##*:}" > "$tmp/flood" 2>&1 <<'PY' &
+import select, socket, sys, time
+host, port = sys.argv[1], int(sys.argv[2])
+req = b"GET /metrics HTTP/1.1\r\nHost: x\r\nUser-Agent: slow\r\n\r\n"
+socks = {}      # socket -> [source, slow, bytes sent, next byte due]
+waiting = []    # (when, source, slow): reconnect after a second
+def dial(src, slow):
+    s = socket.socket()
+    s.bind((src, 0))
+    s.setblocking(False)
+    try:
+        s.connect((host, port))
+    except BlockingIOError:
+        pass
+    socks[s] = [src, slow, 0, time.time() + 1]
+for i in range(300):
+    dial("127.0.0.%d" % (2 + i // 15), False)
+for i in range(40):
+    dial("127.0.0.%d" % (30 + i // 14), True)
+end, shut = time.time() + 12, 0
+while time.time() < end:
+    r, _, _ = select.select(list(socks), [], [], 0.1)
+    now = time.time()
+    for s in r:
+        try:
+            data = s.recv(4096)
+        except OSError:
+            data = b""
+        if not data:
+            src, slow = socks.pop(s)[:2]
+            s.close()
+            shut += 1
+            waiting.append((now + 1, src, slow))
+    for s, st in list(socks.items()):
+        if st[1] and st[3] <= now and st[2] < len(req) - 1:
+            try:
+                s.send(req[st[2]:st[2] + 1])
+                st[2] += 1
+            except OSError:
+                pass
+            st[3] = now + 1
+    while waiting and waiting[0][0] <= now:
+        dial(*waiting.pop(0)[1:])
+print("open at the end: %d, shut and reconnected: %d" % (len(socks), shut))
+PY
+fpid=$!
+pids+=($fpid)
+sleep 1
+slow=0 n=0 worst=0
+while kill -0 "$fpid" 2> /dev/null; do
+	t=$(curl -s -m 5 -o "$tmp/m" -w '%{http_code} %{time_total}' "http://$addr/metrics")
+	n=$((n + 1))
+	if [ "${t%% *}" != 200 ] || [ "$(echo "${t##* } >= 1" | bc)" = 1 ] ||
+	   ! grep -q '^idletop_report_available 1' "$tmp/m"; then
+		slow=$((slow + 1))
+		echo "  scrape $n: $t"
+	fi
+	[ "$(echo "${t##* } > $worst" | bc)" = 1 ] && worst=${t##* }
+	sleep 0.5
+done
+closed=$(sed -n 's/^idletop_http_slow_closed_total //p' "$tmp/m")
+[ $n -ge 15 ] && [ $slow = 0 ] && [ "${closed:-0}" -gt 0 ] &&
+	ok "$n scrapes among 340 idle and slow clients, all 200 within 1 s (worst ${worst}s; $closed slow connections shut; $(tail -n 1 "$tmp/flood"))" ||
+	{ bad "$slow of $n scrapes failed or took 1 s or more (worst ${worst}s, $closed shut)"; cat "$tmp/flood"; }
+kill -0 "$pid" && ok "idletop still running" || bad "idletop died"
+kill "$pid"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
