@@ -8,12 +8,13 @@
 # use and a bad address (clear errors, exit 1 and 2), 20 clients that
 # connect and never read while the scanner keeps its pace (20 cycles of
 # 0.2 s still take about 4.4 s, under 8); the Accept matrix, gzip,
-# HEAD, keep-alive, /healthz (503, then 200, then the error named); a
+# HEAD, keep-alive, /healthz (503, then 200, then the error named), the
+# headers' deadline (5 s however steadily they trickle) and size; a
 # scan error (the cgroup root taken away for a while) counted and
 # survived; and, for 12 s, 300 idle connections and 40 that send their
 # headers a byte a second, from 127.0.0.2 and up and reconnecting
 # whenever shut, while a scrape from 127.0.0.1 every half second must be
-# answered within a second.  About 25 s; loopback only.
+# answered within a second.  About 30 s; loopback only.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -116,8 +117,29 @@ grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/hdr"
 	[ "$(tail -n 1 "$tmp/om")" = "# EOF" ] && ok "OpenMetrics when asked" ||
 	{ bad "openmetrics negotiation"; cat "$tmp/hdr"; }
 
-# negotiation, gzip, HEAD, keep-alive, /healthz, a scan error survived
+# negotiation, gzip, HEAD, keep-alive, /healthz, the headers' deadline
+# and size, a scan error survived
 start --period 0.3 --cpu 100 || bad "idletop --listen did not start"
+# one client sends its headers a byte every half second: shut down at
+# the headers' deadline (5 s) though it never stalls for long
+python3 - "${addr%:*}" "${addr##*:}" > "$tmp/trickle" 2>&1 <<'PY' &
+import socket, sys, time
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+t0 = time.time()
+try:
+    for c in b"GET /metrics HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: y\r\n" * 10:
+        s.send(bytes([c]))
+        s.settimeout(0.5)
+        try:
+            if s.recv(1) == b"":
+                break
+        except socket.timeout:
+            pass
+except OSError:
+    pass
+print("%.1f" % (time.time() - t0))
+PY
+tpid=$!
 h=$(curl -s -w ' %{http_code}' "http://$addr/healthz" | tr -d '\n')
 [ "${h##* }" = 503 ] && [[ $h == "not ready"* ]] &&
 	ok "/healthz before the first report: 503, '${h% *}'" || bad "/healthz early: $h"
@@ -165,6 +187,15 @@ grep -q 'Re-using existing connection' "$tmp/ka" && ! grep -qi '^< connection: c
 grep -q '^process_start_time_seconds ' "$tmp/plain" && grep -q '^process_open_fds [1-9]' "$tmp/plain" &&
 	grep -q '^process_resident_memory_bytes [1-9]' "$tmp/plain" &&
 	grep -q '^process_cpu_seconds_total ' "$tmp/plain" && ok "process_* metrics" || bad "process_*"
+big=$(head -c 20000 /dev/zero | tr '\0' a)
+[ "$(code -H "X-Big: $big" "http://$addr/metrics")" = 431 ] &&
+	[ "$(code "http://$addr/metrics")" = 200 ] &&
+	ok "20 KB of request headers: 431 (16 KiB per connection), then 200" || bad "big headers"
+wait "$tpid"
+t=$(cat "$tmp/trickle")
+[ "$(echo "$t >= 4.5 && $t < 7" | bc)" = 1 ] &&
+	ok "headers a byte every 0.5 s: shut after ${t}s (the deadline is 5 s)" ||
+	bad "trickling headers: $t"
 mv "$tmp/root/sys/fs/cgroup" "$tmp/root/sys/fs/cgroup.away"
 e=0
 for _ in $(seq 50); do
