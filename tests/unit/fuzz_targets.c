@@ -13,7 +13,8 @@
  *	than each other, empty) and content, through the whole engine
  *	(engine_open, a one-shot cycle, the report);
  *   cgroup-path: a cgroup name as ident.c reads it (identity labels);
- *   listen: --listen and --idle-buckets (http_parse_listen, parse_buckets).
+ *   listen: --listen and --idle-buckets (http_parse_listen, parse_buckets);
+ *   accept: the Accept and Accept-Encoding fields (http_accept.c).
  * /proc/meminfo,
  * hostname and osrelease are one sscanf()/line each in ui.c, out of reach.
  */
@@ -30,6 +31,7 @@
 #include "fixture.h"
 #include "fuzz.h"
 #include "http.h"
+#include "metrics.h"
 #include "ident.h"
 #include "kpf.h"
 #include "ui.h"
@@ -392,6 +394,42 @@ static int run_listen(const char *d, size_t len)
 	return tb.n >= 1 && tb.n <= IDLE_TBUCKETS_MAX ? 0 : -1;
 }
 
+static const char *const accept_seeds[] = {
+	"application/openmetrics-text;version=1.0.0,application/"
+	"openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;"
+	"q=0.5,*/*;q=0.1",
+	"text/plain;q=0, */*", "a/b;x=\"q\\\";q=1\";q=0.5", "gzip;q=0, *",
+	NULL,
+};
+
+/*
+ * Accept and Accept-Encoding: the answer is one of the two formats with
+ * its Content-Type, or 406; and a range appended that excludes all
+ * (",* / *;q=0") changes nothing (a quote left open would swallow it;
+ * a blank field means no Accept at all).
+ */
+static int run_accept(const char *d, size_t len)
+{
+	const char *ct = NULL, *ct2 = NULL;
+	char *more;
+	int f, f2;
+
+	f = http_negotiate(d, &ct);
+	if (f >= 0 && (!ct || (f != MF_PROMETHEUS && f != MF_OPENMETRICS) ||
+		       !strstr(ct, f ? "openmetrics" : "text/plain")))
+		return -1;
+	http_gzip_ok(d);
+	if (strchr(d, '"') || !d[strspn(d, " \t")])
+		return 0;
+	more = malloc(len + 16);
+	if (!more)
+		return 0;
+	snprintf(more, len + 16, "%s,*/*;q=0", d);
+	f2 = http_negotiate(more, &ct2);
+	free(more);
+	return f2 == f && (f < 0 || ct2 == ct) ? 0 : -1;
+}
+
 const struct fuzz_target fuzz_targets[] = {
 	{ "memory.stat", run_memstat, memstat_seeds, 0, 1 },
 	{ "memory.max", run_limit, limit_seeds, 0, 1 },
@@ -404,5 +442,6 @@ const struct fuzz_target fuzz_targets[] = {
 	{ "kpage", run_kpage, kpage_seeds, 0, 2 },
 	{ "cgroup-path", run_path, path_seeds, 0, 1 },
 	{ "listen", run_listen, listen_seeds, 0, 1 },
+	{ "accept", run_accept, accept_seeds, 0, 1 },
 };
 const size_t fuzz_ntargets = sizeof(fuzz_targets) / sizeof(*fuzz_targets);
