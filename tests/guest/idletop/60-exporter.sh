@@ -4,13 +4,13 @@
 #
 # idletop --listen on the patched kernel, scraped from inside the guest
 # (busybox wget on 127.0.0.1): a scrape before the first cycle says so
-# (idletop_report_available 0), then a systemd-shaped service cgroup with
-# wsgen shows up with its unit and slice in idletop_cgroup_info,
-# --max-depth 2 leaves out the cgroup below it and the self series still
-# sum to the root's resident bytes, an unknown path is a 404, and idletop
-# stops by
-# itself after -n cycles.  The host side (a real Prometheus through a
-# port forward) is tests/host/80-prometheus-e2e.sh.
+# (idletop_report_available 0, /healthz 503), then (/healthz 200) a
+# systemd-shaped service cgroup with wsgen shows up with its unit and
+# slice in idletop_cgroup_info, --max-depth 2 leaves out the cgroup below
+# it and the self series still sum to the root's resident bytes, an
+# unknown path is a 404, and idletop stops by itself after -n cycles.
+# The host side (a real Prometheus through a port forward) is
+# tests/host/80-prometheus-e2e.sh.
 
 set -u
 SL=/sys/fs/cgroup/system.slice
@@ -52,6 +52,12 @@ until wget -q -O early http://127.0.0.1:9410/metrics 2>/dev/null; do
 done
 grep -qx 'idletop_report_available 0' early && echo "ok: early scrape says no report yet" ||
 	{ echo "FAIL: early scrape:"; cat early; fail=1; }
+if wget -q -O /dev/null http://127.0.0.1:9410/healthz 2> werr; then
+	echo "FAIL: /healthz is 200 before the first report"; fail=1
+else
+	grep -q 503 werr && echo "ok: /healthz before the first report is a 503" ||
+		{ echo "FAIL: /healthz early: $(cat werr)"; fail=1; }
+fi
 i=0
 while :; do
 	wget -q -O m http://127.0.0.1:9410/metrics 2>/dev/null
@@ -60,6 +66,9 @@ while :; do
 	[ $i -gt 300 ] && { echo "FAIL: no report after 30 s"; exit 1; }
 	sleep 0.1
 done
+wget -q -O health http://127.0.0.1:9410/healthz 2>/dev/null && grep -q '^ok: ' health &&
+	echo "ok: /healthz with a report: $(cat health)" ||
+	{ echo "FAIL: /healthz with a report: $(cat health 2>/dev/null)"; fail=1; }
 ws=$(grep -F 'idletop_working_set_bytes{cgroup="/system.slice/g60.service"} ' m |
 	awk '{ print $2 }')
 [ -n "$ws" ] && [ "$ws" -gt 0 ] && echo "ok: the service's working set: $ws" ||
