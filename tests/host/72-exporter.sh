@@ -8,7 +8,7 @@
 # use and a bad address (clear errors, exit 1 and 2), 20 clients that
 # connect and never read while the scanner keeps its pace (20 cycles of
 # 0.2 s still take about 4.4 s, under 8); the Accept matrix, gzip,
-# HEAD, keep-alive, /healthz (503, then 200, then the error named), the
+# OpenMetrics through prometheus_client's strict parser, HEAD, keep-alive, /healthz (503, then 200, then the error named), the
 # headers' deadline (5 s however steadily they trickle) and size; a
 # scan error (the cgroup root taken away for a while) counted and
 # survived; scrapes in a loop that --cpu 2 does not bill; and, for 12 s,
@@ -32,6 +32,8 @@ bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 for t in curl promtool; do
 	command -v $t > /dev/null || { echo "FAIL: $t not found (vm/deps test)"; echo "0 passed, 1 failed"; exit 1; }
 done
+/usr/bin/python3 -c 'import prometheus_client' 2> /dev/null ||
+	{ echo "FAIL: python3-prometheus-client not installed (vm/deps test)"; echo "0 passed, 1 failed"; exit 1; }
 make -s -C "$top/top" idletop "$top/build/top/unit/mkfixture" > "$tmp/build.log" 2>&1 ||
 	make -s -C "$top/top" check > "$tmp/build.log" 2>&1 || true
 idletop=$top/top/idletop mkfixture=$top/build/top/unit/mkfixture
@@ -178,6 +180,17 @@ grep -qi '^content-encoding: gzip' "$tmp/gzhdr" && promtool check metrics < "$tm
 	[ "$(grep -vc '^process_' "$tmp/gunz")" = "$(grep -vc '^process_' "$tmp/plain")" ] &&
 	[ $((psz / gsz)) -ge 5 ] && ok "gzip: $psz B as $gsz B, promtool-clean" ||
 	bad "gzip: $(cat "$tmp/gzhdr"), $gsz of $psz B"
+curl -s --compressed -H 'Accept: application/openmetrics-text; version=1.0.0' \
+	"http://$addr/metrics" > "$tmp/om"
+fams=$(/usr/bin/python3 - "$tmp/om" <<'PY'
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+print(len(list(text_string_to_metric_families(open(sys.argv[1]).read()))))
+PY
+)
+[ "${fams:-0}" -gt 20 ] && grep -q '^process_cpu_seconds_total ' "$tmp/om" &&
+	ok "OpenMetrics (gzip'ed) parses with prometheus_client's OpenMetrics parser: $fams families" ||
+	bad "OpenMetrics parser: ${fams:-failed}"
 h=$(curl -sI -w '%{http_code}' -o "$tmp/headhdr" "http://$addr/metrics")
 [ "$h" = 200 ] && grep -qi '^content-length: [1-9]' "$tmp/headhdr" && ok "HEAD: 200 with a length" ||
 	bad "HEAD: $h"
