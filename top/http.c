@@ -331,7 +331,12 @@ struct http *http_start(const char *listen_s, char *err, size_t errlen)
 	}
 	h->d = daemon_start(h, fd);
 	if (!h->d) {
-		/* libmicrohttpd closed fd on its way out */
+		/*
+		 * Not closed here: libmicrohttpd 0.9.75 closes fd on its
+		 * failure paths once it has taken it (daemon.c), and a second
+		 * close could hit a descriptor reused meanwhile; an early
+		 * failure leaks it, and idletop exits.
+		 */
 		snprintf(err, errlen, "--listen %s: cannot start the HTTP "
 			 "server (libmicrohttpd)", listen_s);
 		http_free(h);
