@@ -384,4 +384,17 @@ quit
 cmp -s "$dir/rc.bad" "$XDG_CONFIG_HOME/idletop/idletoprc" &&
 	ok "a malformed rc file is left as it is" ||
 	bad "the malformed rc file was overwritten"
+
+# --- the filter takes UTF-8; Backspace erases a whole character -------------
+XDG_CONFIG_HOME=$dir/fresh start 80 24 C.UTF-8 --period 600 --first-window 0
+until_ok 10 has '^/ +6M'
+tm send-keys -t "$S" F5 '\' c a f é é BSpace Enter
+if until_ok 5 has 'filter: café\]' &&
+   [ "$(tm capture-pane -p -t "$S" | sed -n '6,/^$/p' | sed '/^$/d' |
+	cut -c1-12 | sed 's/ *$//' | tr '\n' '|')" = "/café ✓|" ]; then
+	ok "filter: café typed (and a second é erased) shows /café ✓ alone"
+else
+	bad "filter: café did not show /café ✓ alone"
+fi
+quit
 exit $fail
