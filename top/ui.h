@@ -156,7 +156,21 @@ void ui_msg(struct ui *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 unsigned ui_attr(const struct ui *u, enum color c);
 void ui_fmt_size(const struct ui *u, struct sbuf *b, uint64_t bytes);
-int ui_put(int y, int x, int w, const char *s);	/* cells written, <= w */
+/*
+ * Widths are display cells (wcwidth in the terminal's locale; a byte it
+ * cannot decode is one cell).  ui_put writes s at (y, x) clipped to w
+ * cells, ui_put_right ends it at x + w; both return the cells written.
+ * ui_put_cut shows that s was clipped: "\u2026" ("..." without UTF-8)
+ * at its end (CUT_END) or, for paths, in its middle (CUT_MIDDLE: the
+ * start and the leaf stay).  ui_pad appends s and spaces up to w cells.
+ */
+enum cut { CUT_END, CUT_MIDDLE };
+int ui_width(const char *s);
+int ui_put(int y, int x, int w, const char *s);
+int ui_put_right(int y, int x, int w, const char *s);
+int ui_put_cut(const struct ui *u, int y, int x, int w, const char *s,
+	       enum cut how);
+void ui_pad(struct sbuf *b, const char *s, int w);
 void ui_esc(const struct ui *u, struct sbuf *b, const char *name);
 void ui_fill(int y, int x, int w);
 const char *ui_unit_name(int unit);

@@ -116,7 +116,9 @@ static void histogram(struct page *pg, const struct cg_stat *s)
 	for (i = 0; i < r->p.tb.n; i++) {
 		sb_reset(&d);
 		fmt_duration(&d, r->p.tb.secs[i]);
-		sb_printf(&pg->b, "  idle for >= %-6s ", sb_str(&d));
+		sb_puts(&pg->b, "  idle for >= ");
+		ui_pad(&pg->b, sb_str(&d), 6);
+		sb_putc(&pg->b, ' ');
 		if (!r->tb_min_age[i]) {
 			sb_puts(&pg->b, "not reached yet");
 			emit(pg, ui_attr(pg->u, CP_DIM));

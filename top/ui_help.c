@@ -55,7 +55,10 @@ void help_draw(struct ui *u)
 		labels(&k, (enum action)a);
 		if (!k.len)
 			continue;
-		sb_printf(&b, "  %-26s %s", sb_str(&k), keys_help(a));
+		sb_puts(&b, "  ");
+		ui_pad(&b, sb_str(&k), 26);
+		sb_putc(&b, ' ');
+		sb_puts(&b, keys_help(a));
 		put(u, &line, A_NORMAL, sb_str(&b));
 	}
 	put(u, &line, A_NORMAL, "");
@@ -63,7 +66,10 @@ void help_draw(struct ui *u)
 	    "its descendants; F2 chooses, * marks the sort column):");
 	for (i = 0; i < FIELDS_NR; i++) {
 		sb_reset(&b);
-		sb_printf(&b, "  %-9s %s", fields[i].title, fields[i].help);
+		sb_puts(&b, "  ");
+		ui_pad(&b, fields[i].title, 9);
+		sb_putc(&b, ' ');
+		sb_puts(&b, fields[i].help);
 		put(u, &line, A_NORMAL, sb_str(&b));
 	}
 	sb_free(&k);
