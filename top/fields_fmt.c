@@ -23,8 +23,8 @@ void field_fmt_size(struct sbuf *b, uint64_t v, int unit, uint64_t page)
 	}
 }
 
-static void limit_text(struct sbuf *b, int has, uint64_t v, int unit,
-		       uint64_t page)
+void field_fmt_limit(struct sbuf *b, int has, uint64_t v, int unit,
+		     uint64_t page)
 {
 	if (!has || v == CG_NOLIMIT)
 		sb_puts(b, has ? "max" : "-");
@@ -48,11 +48,11 @@ void field_format(struct sbuf *b, const struct report *r,
 			sb_puts(b, "-");
 			return;
 		}
-		limit_text(b, 1, s->mem.has_high ? s->mem.high : CG_NOLIMIT,
-			   unit, page(r));
+		field_fmt_limit(b, 1, s->mem.has_high ? s->mem.high :
+				CG_NOLIMIT, unit, page(r));
 		sb_putc(b, '/');
-		limit_text(b, 1, s->mem.has_max ? s->mem.max : CG_NOLIMIT,
-			   unit, page(r));
+		field_fmt_limit(b, 1, s->mem.has_max ? s->mem.max :
+				CG_NOLIMIT, unit, page(r));
 		return;
 	}
 	field_get(r, s, f, &v);
@@ -62,7 +62,7 @@ void field_format(struct sbuf *b, const struct report *r,
 	}
 	switch (fd->kind) {
 	case FK_BYTES: field_fmt_size(b, v.u, unit, page(r)); break;
-	case FK_LIMIT: limit_text(b, 1, v.u, unit, page(r)); break;
+	case FK_LIMIT: field_fmt_limit(b, 1, v.u, unit, page(r)); break;
 	case FK_PCT: sb_printf(b, "%.1f", v.d); break;
 	case FK_RATE: sb_printf(b, v.d < 10 ? "%.1f" : "%.0f", v.d); break;
 	default: break;

@@ -171,6 +171,25 @@ int ui_put_right(int y, int x, int w, const char *s);
 int ui_put_cut(const struct ui *u, int y, int x, int w, const char *s,
 	       enum cut how);
 void ui_pad(struct sbuf *b, const char *s, int w);
+/*
+ * A page of lines that scrolls (help, details): each line is built in
+ * pg->b, then pager_emit() draws it if it is in the window between the
+ * header and the status line, and empties pg->b.  pager_end() frees
+ * pg->b and pulls a scroll past the last line back (a redraw).
+ * pager_key() moves *scroll for Up, Down, PgUp, PgDn (a window less one
+ * line), Home, End; 0 for any other action.
+ */
+struct pager {
+	struct ui *u;
+	int *scroll;		/* the first line shown */
+	int line;		/* the line being written */
+	struct sbuf b;
+};
+void pager_begin(struct pager *pg, struct ui *u, int *scroll);
+void pager_emit(struct pager *pg, unsigned attr);
+void pager_line(struct pager *pg, unsigned attr, const char *s);
+void pager_end(struct pager *pg);
+int pager_key(const struct ui *u, int *scroll, enum action a);
 void ui_esc(const struct ui *u, struct sbuf *b, const char *name);
 void ui_fill(int y, int x, int w);
 const char *ui_unit_name(int unit);

@@ -194,6 +194,58 @@ void ui_esc(const struct ui *u, struct sbuf *b, const char *name)
 	sb_free(&t);
 }
 
+void pager_begin(struct pager *pg, struct ui *u, int *scroll)
+{
+	pg->u = u;
+	pg->scroll = scroll;
+	pg->line = 0;
+	sb_init(&pg->b);
+}
+
+void pager_emit(struct pager *pg, unsigned attr)
+{
+	int top = UI_HEADER_ROWS(pg->u), y = top + pg->line - *pg->scroll;
+
+	if (y >= top && y < LINES - 1) {
+		attrset(attr);
+		ui_put(y, 0, COLS, sb_str(&pg->b));
+		attrset(A_NORMAL);
+	}
+	pg->line++;
+	sb_reset(&pg->b);
+}
+
+void pager_line(struct pager *pg, unsigned attr, const char *s)
+{
+	sb_puts(&pg->b, s);
+	pager_emit(pg, attr);
+}
+
+void pager_end(struct pager *pg)
+{
+	sb_free(&pg->b);
+	if (*pg->scroll > 0 && *pg->scroll > pg->line - 1) {
+		*pg->scroll = pg->line > 0 ? pg->line - 1 : 0;
+		pg->u->dirty = 1;	/* scrolled past the end: draw again */
+	}
+}
+
+int pager_key(const struct ui *u, int *scroll, enum action a)
+{
+	int page = LINES - UI_HEADER_ROWS(u) - 2;
+
+	switch (a) {
+	case A_UP: *scroll -= *scroll > 0; break;
+	case A_DOWN: (*scroll)++; break;
+	case A_PGUP: *scroll = *scroll > page ? *scroll - page : 0; break;
+	case A_PGDN: *scroll += page; break;
+	case A_HOME: *scroll = 0; break;
+	case A_END: *scroll = 1 << 20; break;
+	default: return 0;
+	}
+	return 1;
+}
+
 void ui_fill(int y, int x, int w)
 {
 	if (w > 0)

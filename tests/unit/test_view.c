@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <curses.h>
 #include "ui.h"
 
 #define MB (1024 * 1024ULL)
@@ -417,6 +418,29 @@ static void test_key_table(void **state)
 	assert_int_equal(keys_lookup(S_HELP, 'x'), A_NONE);
 }
 
+/* Help and details scroll alike (one pager): PgUp goes a window back,
+ * not to the top, on both. */
+static void test_pager_keys(void **state)
+{
+	static const struct { enum action a; int want; } step[] = {
+		{ A_PGDN, 18 }, { A_PGDN, 36 }, { A_DOWN, 37 }, { A_PGUP, 19 },
+		{ A_UP, 18 }, { A_PGUP, 0 }, { A_UP, 0 }, { A_END, 1 << 20 },
+		{ A_HOME, 0 },
+	};
+	struct fix *f = *state;
+	size_t i;
+
+	LINES = 24;	/* 4 header rows, a status line: 18 per page */
+	for (i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		assert_int_equal(help_key(&f->u, step[i].a), 1);
+		assert_int_equal(detail_key(&f->u, step[i].a), 1);
+		assert_int_equal(f->u.help_scroll, step[i].want);
+		assert_int_equal(f->u.detail.scroll, step[i].want);
+	}
+	assert_int_equal(help_key(&f->u, A_SORT_NEXT), 0);
+	assert_int_equal(detail_key(&f->u, A_SORT_NEXT), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +460,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_selection_follows_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_lines, setup, teardown),
 		cmocka_unit_test(test_key_table),
+		cmocka_unit_test_setup_teardown(test_pager_keys, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("view", tests, NULL, NULL);
