@@ -93,7 +93,7 @@ void field_get(const struct report *r, const struct cg_stat *s,
 void field_format(struct sbuf *b, const struct report *r,
 		  const struct cg_stat *s, enum field_id f, int unit,
 		  int utf8);
-/* Size in a unit (U_AUTO: fmt_bytes). */
+/* Size in a unit (U_AUTO: fmt_bytes; U_PAGES: of page bytes, 0: 4096). */
 void field_fmt_size(struct sbuf *b, uint64_t v, int unit, uint64_t page);
 /* A memory.low/high/max: "-" without the file, "max" for no limit, else
  * a size as field_fmt_size. */
