@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <curses.h>
+#include <locale.h>
 #include "ui.h"
 
 #define MB (1024 * 1024ULL)
@@ -441,6 +442,31 @@ static void test_pager_keys(void **state)
 	assert_int_equal(detail_key(&f->u, A_SORT_NEXT), 0);
 }
 
+/* Widths in display cells, not bytes: wide characters take two, a
+ * combining mark none, a byte the locale cannot decode one. */
+static void test_display_width(void **state)
+{
+	struct sbuf b;
+
+	(void)state;
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		skip();
+	assert_int_equal(ui_width("caf\u00e9 \u2713"), 6);
+	assert_int_equal(ui_width("\u6f22\u5b57"), 4);
+	assert_int_equal(ui_width("e\u0301"), 1);
+	assert_int_equal(ui_width("\u2026"), 1);
+	assert_int_equal(ui_width("a\xff" "b"), 3);
+	sb_init(&b);
+	ui_pad(&b, "\u6f22\u5b57", 6);
+	assert_string_equal(sb_str(&b), "\u6f22\u5b57  ");
+	sb_reset(&b);
+	ui_pad(&b, "toolong", 3);
+	assert_string_equal(sb_str(&b), "toolong");
+	sb_free(&b);
+	setlocale(LC_CTYPE, "C");
+	assert_int_equal(ui_width("caf\u00e9"), 5);	/* bytes in C */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +487,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tree_lines, setup, teardown),
 		cmocka_unit_test(test_key_table),
 		cmocka_unit_test_setup_teardown(test_pager_keys, setup, teardown),
+		cmocka_unit_test(test_display_width),
 	};
 
 	return cmocka_run_group_tests_name("view", tests, NULL, NULL);
