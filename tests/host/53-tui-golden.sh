@@ -14,10 +14,10 @@
 # since the terminal cuts it at a place that moves with them), the
 # progress in line 3 before the first report, the cycle's length in the
 # idle-time title, the least age in cycles beside each idle-time bucket
-# and the temp directory.  Every screen, as captured, must also pass
-# screencheck (tests/unit/screencheck.c): no raw control, bidi or
-# zero-width characters, no line wider than the terminal, every table
-# cell aligned with its column's title; a golden cannot approve a
+# and the temp directory.  Every screen, as captured, and every golden
+# must also pass screencheck (tests/unit/screencheck.c): no raw control,
+# bidi or zero-width characters, no line wider than the terminal, every
+# table cell aligned with its column's title; a golden cannot approve a
 # misaligned column.
 # Sizes: 80x24 and 64x20; locales: C.UTF-8 (tree lines, sparklines) and C
 # (ASCII, non-ASCII bytes as \xNN).  After a deliberate change of a
@@ -26,7 +26,7 @@
 # review the diff before committing it.
 set -u
 TMUX_PREFIX=idletop-golden
-. "$(dirname "$0")/tmux-lib"	# top idletop mkfixture dir tm n S ok bad fail
+. "$(dirname "$0")/tmux-lib"	# top idletop mkfixture screencheck dir tm n S ...
 
 "$mkfixture" "$dir/root" || { echo "FAIL: mkfixture"; exit 1; }
 
@@ -85,6 +85,13 @@ screen() {
 		fail=1
 	fi
 }
+
+# Every golden as kept must have screencheck's properties too: an edit by
+# hand cannot approve a misaligned column either (COLS from NAME-COLSxROWS).
+for g in "$top"/tests/host/golden/*.txt; do
+	c=$(basename "$g" | sed -E 's/.*-([0-9]+)x[0-9]+-.*/\1/')
+	"$screencheck" "$c" "$g" || { echo "FAIL: golden $g"; fail=1; }
+done
 
 # --- before the first report: 80x24, UTF-8 ---------------------------------
 start 80 24 C.UTF-8 --period 600 --first-window 0
