@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cgfill - memory charged to many memory cgroups, without a process
- * left in any of them, for `make bench` (issue 16: the cost per cgroup).
+ * left in any of them, for `make bench` (the cost per cgroup).
  *
  *   cgfill PARENT N KIB DIR
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * folioscan - what one cycle of KPAGEIDLE_SCAN_FOLIOS (issue 16) returns,
+ * folioscan - what one cycle of KPAGEIDLE_SCAN_FOLIOS returns,
  * against the folios it describes, for `make bench`.
  *
  *   folioscan NAME

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`, the folio records part (issue 16), guest side.  Sourced by
+# `make bench`, the folio records part, guest side.  Sourced by
 # run-guest.sh (BENCH_ONLY=folios: this part alone) after its setup; uses
 # its REPS, WAIT, CG, DIR, mem_kb, info, die.  Settings:
 #   BENCH_FOLIO_REPS    idletop runs per source and scenario (default REPS)
@@ -88,7 +88,7 @@ fcycle() {	# scenario source
 }
 
 fmeasure() {	# scenario
-	echo "--- folio records (issue 16): $1"
+	echo "--- folio records: $1"
 	awk -v s="$1" '/^(MemTotal|MemFree|AnonPages|Cached|Shmem|AnonHugePages):/ {
 		sub(/:$/, "", $1); l = l " " $1 "=" $2 }
 		END { print "BENCHFINFO scen=" s l }' /proc/meminfo

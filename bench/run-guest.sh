@@ -70,7 +70,7 @@ rotate() { set -- $order; first=$1; shift; order="$* $first"; }
 
 sz() { echo "$(( fill * $1 / 100 ))M"; }
 
-# The TLB flush at the end of every KPAGEIDLE_SCAN_MARK call (issue 15),
+# The TLB flush at the end of every KPAGEIDLE_SCAN_MARK call,
 # on a guest without the workloads.  (1) Per call: scanbench flush-calls,
 # pinned to CPU 0, over one 64-PFN chunk holding a THP of a process
 # spinning on CPU 1 (every call flushes CPU 1 with an IPI), of a process
@@ -95,7 +95,7 @@ flushphase() {
 		return
 	fi
 	echo "FLUSHINFO touch_mib=$FLUSH_TOUCH_MIB tick_ms=$FLUSH_TICK_MS"
-	echo "--- flush cost (issue 15): $FLUSH_CALLS calls per mode, $FLUSH_ROUNDS rounds"
+	echo "--- flush cost: $FLUSH_CALLS calls per mode, $FLUSH_ROUNDS rounds"
 	scanbench flush-calls "$FLUSH_CALLS" "$FLUSH_ROUNDS" ||
 		die "scanbench flush-calls failed"
 	for chunk in 65536 64pid; do
@@ -136,7 +136,7 @@ if [ "$ONLY" = flush ]; then
 	info done_s=$(( $(date +%s) - t0 ))
 	exit 0
 fi
-# The folio records (issue 16): idletop's cycle with and without them.
+# The folio records: idletop's cycle with and without them.
 . /usr/local/share/bench/run-folios.sh
 if [ "$ONLY" = folios ]; then
 	folio_phase
@@ -251,7 +251,7 @@ slowdown touch-control sleep 100000
 slowdown touch-default idletop -b -f json -o /tmp/touch-default.json
 slowdown touch-cpu100 idletop -b -f json -o /tmp/touch-cpu100.json --cpu 100 --period 5
 
-# Scan methods (issue 10): CPU of one steady-state cycle of the idle state
+# Scan methods: CPU of one steady-state cycle of the idle state
 # alone (test every page, mark it idle again; the previous cycle's marks,
 # whichever method made them, are what it tests) with the KPAGEIDLE_SCAN
 # ioctl, with read() + write() of /proc/kpageidle and of the bitmap, and

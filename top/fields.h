@@ -93,8 +93,12 @@ void field_get(const struct report *r, const struct cg_stat *s,
 void field_format(struct sbuf *b, const struct report *r,
 		  const struct cg_stat *s, enum field_id f, int unit,
 		  int utf8);
-/* Size in a unit (U_AUTO: fmt_bytes). */
+/* Size in a unit (U_AUTO: fmt_bytes; U_PAGES: of page bytes, 0: 4096). */
 void field_fmt_size(struct sbuf *b, uint64_t v, int unit, uint64_t page);
+/* A memory.low/high/max: "-" without the file, "max" for no limit, else
+ * a size as field_fmt_size. */
+void field_fmt_limit(struct sbuf *b, int has, uint64_t v, int unit,
+		     uint64_t page);
 /* Sort order of two cgroups by f: <0 when a comes first (largest first;
  * names in natural order: s2 before s10). */
 int field_cmp(const struct report *r, enum field_id f,

@@ -3,11 +3,6 @@
 #include <string.h>
 #include "fields.h"
 
-static uint64_t page(const struct report *r)
-{
-	return r->p.page_size ? r->p.page_size : 4096;
-}
-
 void field_fmt_size(struct sbuf *b, uint64_t v, int unit, uint64_t page)
 {
 	double d = (double)v;
@@ -17,14 +12,15 @@ void field_fmt_size(struct sbuf *b, uint64_t v, int unit, uint64_t page)
 	case U_MIB: sb_printf(b, "%.1fM", d / 1048576); break;
 	case U_GIB: sb_printf(b, "%.2fG", d / 1073741824); break;
 	case U_PAGES:
-		sb_printf(b, "%llu", (unsigned long long)(v / (page ? page : 4096)));
+		sb_printf(b, "%llu",
+			  (unsigned long long)(v / (page ? page : 4096)));
 		break;
 	default: fmt_bytes(b, v);
 	}
 }
 
-static void limit_text(struct sbuf *b, int has, uint64_t v, int unit,
-		       uint64_t page)
+void field_fmt_limit(struct sbuf *b, int has, uint64_t v, int unit,
+		     uint64_t page)
 {
 	if (!has || v == CG_NOLIMIT)
 		sb_puts(b, has ? "max" : "-");
@@ -48,11 +44,11 @@ void field_format(struct sbuf *b, const struct report *r,
 			sb_puts(b, "-");
 			return;
 		}
-		limit_text(b, 1, s->mem.has_high ? s->mem.high : CG_NOLIMIT,
-			   unit, page(r));
+		field_fmt_limit(b, 1, s->mem.has_high ? s->mem.high :
+				CG_NOLIMIT, unit, r->p.page_size);
 		sb_putc(b, '/');
-		limit_text(b, 1, s->mem.has_max ? s->mem.max : CG_NOLIMIT,
-			   unit, page(r));
+		field_fmt_limit(b, 1, s->mem.has_max ? s->mem.max :
+				CG_NOLIMIT, unit, r->p.page_size);
 		return;
 	}
 	field_get(r, s, f, &v);
@@ -61,8 +57,8 @@ void field_format(struct sbuf *b, const struct report *r,
 		return;
 	}
 	switch (fd->kind) {
-	case FK_BYTES: field_fmt_size(b, v.u, unit, page(r)); break;
-	case FK_LIMIT: limit_text(b, 1, v.u, unit, page(r)); break;
+	case FK_BYTES: field_fmt_size(b, v.u, unit, r->p.page_size); break;
+	case FK_LIMIT: field_fmt_limit(b, 1, v.u, unit, r->p.page_size); break;
 	case FK_PCT: sb_printf(b, "%.1f", v.d); break;
 	case FK_RATE: sb_printf(b, v.d < 10 ? "%.1f" : "%.0f", v.d); break;
 	default: break;

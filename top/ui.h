@@ -156,7 +156,40 @@ void ui_msg(struct ui *u, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 unsigned ui_attr(const struct ui *u, enum color c);
 void ui_fmt_size(const struct ui *u, struct sbuf *b, uint64_t bytes);
-int ui_put(int y, int x, int w, const char *s);	/* cells written, <= w */
+/*
+ * Widths are display cells (wcwidth in the terminal's locale; a byte it
+ * cannot decode is one cell).  ui_put writes s at (y, x) clipped to w
+ * cells, ui_put_right ends it at x + w; both return the cells written.
+ * ui_put_cut shows that s was clipped: "\u2026" ("..." without UTF-8)
+ * at its end (CUT_END) or, for paths, in its middle (CUT_MIDDLE: the
+ * start and the leaf stay).  ui_pad appends s and spaces up to w cells.
+ */
+enum cut { CUT_END, CUT_MIDDLE };
+int ui_width(const char *s);
+int ui_put(int y, int x, int w, const char *s);
+int ui_put_right(int y, int x, int w, const char *s);
+int ui_put_cut(const struct ui *u, int y, int x, int w, const char *s,
+	       enum cut how);
+void ui_pad(struct sbuf *b, const char *s, int w);
+/*
+ * A page of lines that scrolls (help, details): each line is built in
+ * pg->b, then pager_emit() draws it if it is in the window between the
+ * header and the status line, and empties pg->b.  pager_end() frees
+ * pg->b and pulls a scroll past the last line back (a redraw).
+ * pager_key() moves *scroll for Up, Down, PgUp, PgDn (a window less one
+ * line), Home, End; 0 for any other action.
+ */
+struct pager {
+	struct ui *u;
+	int *scroll;		/* the first line shown */
+	int line;		/* the line being written */
+	struct sbuf b;
+};
+void pager_begin(struct pager *pg, struct ui *u, int *scroll);
+void pager_emit(struct pager *pg, unsigned attr);
+void pager_line(struct pager *pg, unsigned attr, const char *s);
+void pager_end(struct pager *pg);
+int pager_key(const struct ui *u, int *scroll, enum action a);
 void ui_esc(const struct ui *u, struct sbuf *b, const char *name);
 void ui_fill(int y, int x, int w);
 const char *ui_unit_name(int unit);

@@ -88,9 +88,12 @@ void columns_draw(struct ui *u)
 	     k++, y++) {
 		f = entry(u, k);
 		sb_reset(&b);
-		sb_printf(&b, " [%c] %-9s %-12s %s",
-			  k < (int)u->vs.cols.n ? 'x' : ' ',
-			  fields[f].title, fields[f].id, fields[f].help);
+		sb_printf(&b, " [%c] ", k < (int)u->vs.cols.n ? 'x' : ' ');
+		ui_pad(&b, fields[f].title, 9);
+		sb_putc(&b, ' ');
+		ui_pad(&b, fields[f].id, 12);
+		sb_putc(&b, ' ');
+		sb_puts(&b, fields[f].help);
 		menu_row(u, y, k == u->menu.sel, sb_str(&b));
 	}
 	sb_free(&b);

@@ -1,86 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ui_detail.c - one cgroup in detail: idle-time histogram ("idle for >= T"
- * over the --idle-buckets, from the cycles' clocks), reaccess by idle age, memory.stat breakdown,
- * limits and suggestions, the processes of its subtree with their RSS
- * and cgroup. Scrolls as one page of lines.
+ * over the --idle-buckets, from the cycles' clocks), reaccess by idle
+ * age, memory.stat breakdown, limits and suggestions, the processes of
+ * its subtree with their RSS and cgroup.  One page of lines (struct
+ * pager, as the help).
  */
 #include <curses.h>
 #include <string.h>
 #include "ui.h"
 
-#define TOP_ROW UI_HEADER_ROWS(u)
 #define BAR 20
 
-struct page {
-	struct ui *u;
-	int line;		/* logical line being written */
-	struct sbuf b;
-};
-
-/* Emit the buffered line (if it is in the scrolled window) and reset it. */
-static void emit(struct page *pg, unsigned attr)
-{
-	const struct ui *u = pg->u;
-	int y = TOP_ROW + pg->line - u->detail.scroll;
-
-	if (y >= TOP_ROW && y < LINES - 1) {
-		attrset(attr);
-		ui_put(y, 0, COLS, sb_str(&pg->b));
-		attrset(A_NORMAL);
-	}
-	pg->line++;
-	sb_reset(&pg->b);
-}
-
-static void size(struct page *pg, const char *label, uint64_t v)
+static void put_size(struct pager *pg, const char *label, uint64_t v)
 {
 	sb_puts(&pg->b, label);
 	ui_fmt_size(pg->u, &pg->b, v);
 }
 
-static void limit(struct page *pg, const char *label, int has, uint64_t v)
+static void put_limit(struct pager *pg, const char *label, int has,
+		      uint64_t v)
 {
 	sb_puts(&pg->b, label);
-	if (!has)
-		sb_puts(&pg->b, "-");
-	else if (v == CG_NOLIMIT)
-		sb_puts(&pg->b, "max");
-	else
-		ui_fmt_size(pg->u, &pg->b, v);
+	field_fmt_limit(&pg->b, has, v, pg->u->vs.unit,
+			pg->u->rep->p.page_size);
 }
 
 /* label, then the field's cell as the table shows it */
-static void field(struct page *pg, const char *label,
-		  const struct cg_stat *s, enum field_id f)
+static void put_field(struct pager *pg, const char *label,
+		      const struct cg_stat *s, enum field_id f)
 {
 	sb_puts(&pg->b, label);
 	field_format(&pg->b, pg->u->rep, s, f, pg->u->vs.unit,
 		     pg->u->t.utf8);
 }
 
-static void summary(struct page *pg, const struct cg_stat *s)
+static void summary(struct pager *pg, const struct cg_stat *s)
 {
 	sb_puts(&pg->b, "cgroup ");
 	ui_esc(pg->u, &pg->b, s->path);
-	emit(pg, ui_attr(pg->u, CP_TITLE));
-	field(pg, "  resident ", s, F_RES);
-	field(pg, "  (anon ", s, F_ANON);
-	field(pg, ", file ", s, F_FILE);
-	field(pg, ", shmem ", s, F_SHMEM);
+	pager_emit(pg, ui_attr(pg->u, CP_TITLE));
+	put_field(pg, "  resident ", s, F_RES);
+	put_field(pg, "  (anon ", s, F_ANON);
+	put_field(pg, ", file ", s, F_FILE);
+	put_field(pg, ", shmem ", s, F_SHMEM);
 	sb_putc(&pg->b, ')');
 	if (ui_measured(pg->u)) {
-		field(pg, "  idle ", s, F_IDLE);
-		field(pg, " (", s, F_IDLEPCT);
-		field(pg, "%)  working set ", s, F_WS);
+		put_field(pg, "  idle ", s, F_IDLE);
+		put_field(pg, " (", s, F_IDLEPCT);
+		put_field(pg, "%)  working set ", s, F_WS);
 	}
-	emit(pg, A_NORMAL);
-	field(pg, "  memory.current ", s, F_CURRENT);
-	field(pg, " (", s, F_LIMITPCT);
-	field(pg, "% of the limit)  PSI some avg10 ", s, F_PSI);
-	field(pg, "%  refaults/s ", s, F_REFAULTS);
-	field(pg, "  swap ", s, F_SWAP);
-	emit(pg, A_NORMAL);
+	pager_emit(pg, A_NORMAL);
+	put_field(pg, "  memory.current ", s, F_CURRENT);
+	put_field(pg, " (", s, F_LIMITPCT);
+	put_field(pg, "% of the limit)  PSI some avg10 ", s, F_PSI);
+	put_field(pg, "%  refaults/s ", s, F_REFAULTS);
+	put_field(pg, "  swap ", s, F_SWAP);
+	pager_emit(pg, A_NORMAL);
 }
 
 /*
@@ -89,7 +65,7 @@ static void summary(struct page *pg, const struct cg_stat *s)
  * so a cycle stretched by --cpu counts for what it took; the least age
  * in cycles that reached each bucket is beside it.
  */
-static void histogram(struct page *pg, const struct cg_stat *s)
+static void histogram(struct pager *pg, const struct cg_stat *s)
 {
 	const struct report *r = pg->u->rep;
 	uint64_t res = s->resident;
@@ -101,25 +77,27 @@ static void histogram(struct page *pg, const struct cg_stat *s)
 	fmt_duration(&pg->b, r->p.cycle_seconds > 0 ? r->p.cycle_seconds :
 		     r->p.period);
 	sb_puts(&pg->b, ")");
-	emit(pg, ui_attr(pg->u, CP_TITLE));
+	pager_emit(pg, ui_attr(pg->u, CP_TITLE));
 	if (!ui_measured(pg->u)) {
 		sb_puts(&pg->b, "  measuring: no complete cycle yet");
-		emit(pg, A_NORMAL);
+		pager_emit(pg, A_NORMAL);
 		return;
 	}
 	if (!r->p.tb.n) {
 		sb_puts(&pg->b, "  no idle time buckets");
-		emit(pg, A_NORMAL);
+		pager_emit(pg, A_NORMAL);
 		return;
 	}
 	sb_init(&d);
 	for (i = 0; i < r->p.tb.n; i++) {
 		sb_reset(&d);
 		fmt_duration(&d, r->p.tb.secs[i]);
-		sb_printf(&pg->b, "  idle for >= %-6s ", sb_str(&d));
+		sb_puts(&pg->b, "  idle for >= ");
+		ui_pad(&pg->b, sb_str(&d), 6);
+		sb_putc(&pg->b, ' ');
 		if (!r->tb_min_age[i]) {
 			sb_puts(&pg->b, "not reached yet");
-			emit(pg, ui_attr(pg->u, CP_DIM));
+			pager_emit(pg, ui_attr(pg->u, CP_DIM));
 			continue;
 		}
 		fill = res ? (int)((double)s->idle_for[i] / (double)res * BAR +
@@ -127,10 +105,10 @@ static void histogram(struct page *pg, const struct cg_stat *s)
 		sb_putc(&pg->b, '[');
 		for (k = 0; k < BAR; k++)
 			sb_putc(&pg->b, k < fill ? '#' : '.');
-		size(pg, "]  ", s->idle_for[i]);
+		put_size(pg, "]  ", s->idle_for[i]);
 		sb_printf(&pg->b, "  (>= %u cycle%s)", r->tb_min_age[i],
 			  r->tb_min_age[i] > 1 ? "s" : "");
-		emit(pg, A_NORMAL);
+		pager_emit(pg, A_NORMAL);
 	}
 	sb_free(&d);
 }
@@ -140,7 +118,7 @@ static void histogram(struct page *pg, const struct cg_stat *s)
  * would have cost this cycle, bytes found accessed after >= K idle
  * cycles, and the same per minute as a share of that working set.
  */
-static void reaccess(struct page *pg, const struct cg_stat *s)
+static void reaccess(struct pager *pg, const struct cg_stat *s)
 {
 	const struct report *r = pg->u->rep;
 	double cyc = r->p.cycle_seconds > 0 ? r->p.cycle_seconds :
@@ -150,7 +128,7 @@ static void reaccess(struct page *pg, const struct cg_stat *s)
 
 	sb_puts(&pg->b, "Reaccess this cycle (accessed again after >= K idle "
 		"cycles; per minute, % of the working set at K)");
-	emit(pg, ui_attr(pg->u, CP_TITLE));
+	pager_emit(pg, ui_attr(pg->u, CP_TITLE));
 	if (!ui_measured(pg->u))
 		return;
 	for (i = 0; i < AGE_BUCKETS; i++) {
@@ -161,76 +139,76 @@ static void reaccess(struct page *pg, const struct cg_stat *s)
 		ui_fmt_size(pg->u, &pg->b, re);
 		sb_printf(&pg->b, "  %.3f%%/min", ws > 0 && cyc > 0 ?
 			  100.0 * (double)re * 60 / cyc / ws : 0);
-		emit(pg, A_NORMAL);
+		pager_emit(pg, A_NORMAL);
 	}
 }
 
-static void memstat(struct page *pg, const struct cg_mem *m)
+static void memstat(struct pager *pg, const struct cg_mem *m)
 {
 	sb_puts(&pg->b, "memory.stat");
-	emit(pg, ui_attr(pg->u, CP_TITLE));
+	pager_emit(pg, ui_attr(pg->u, CP_TITLE));
 	if (!m->has_stat) {
 		sb_puts(&pg->b, "  (no memory.stat)");
-		emit(pg, A_NORMAL);
+		pager_emit(pg, A_NORMAL);
 		return;
 	}
-	size(pg, "  anon ", m->anon);
-	size(pg, "  file ", m->file);
-	size(pg, "  shmem ", m->shmem);
-	size(pg, "  file_mapped ", m->file_mapped);
-	size(pg, "  unevictable ", m->unevictable);
-	emit(pg, A_NORMAL);
-	size(pg, "  active_anon ", m->active_anon);
-	size(pg, "  inactive_anon ", m->inactive_anon);
-	size(pg, "  active_file ", m->active_file);
-	size(pg, "  inactive_file ", m->inactive_file);
-	emit(pg, A_NORMAL);
-	size(pg, "  anon_thp ", m->anon_thp);
-	size(pg, "  file_thp ", m->file_thp);
-	size(pg, "  shmem_thp ", m->shmem_thp);
+	put_size(pg, "  anon ", m->anon);
+	put_size(pg, "  file ", m->file);
+	put_size(pg, "  shmem ", m->shmem);
+	put_size(pg, "  file_mapped ", m->file_mapped);
+	put_size(pg, "  unevictable ", m->unevictable);
+	pager_emit(pg, A_NORMAL);
+	put_size(pg, "  active_anon ", m->active_anon);
+	put_size(pg, "  inactive_anon ", m->inactive_anon);
+	put_size(pg, "  active_file ", m->active_file);
+	put_size(pg, "  inactive_file ", m->inactive_file);
+	pager_emit(pg, A_NORMAL);
+	put_size(pg, "  anon_thp ", m->anon_thp);
+	put_size(pg, "  file_thp ", m->file_thp);
+	put_size(pg, "  shmem_thp ", m->shmem_thp);
 	if (m->has_current)
-		size(pg, "  memory.current ", m->current);
-	emit(pg, A_NORMAL);
+		put_size(pg, "  memory.current ", m->current);
+	pager_emit(pg, A_NORMAL);
 	if (m->has_pressure) {
 		sb_printf(&pg->b, "  pressure some %.2f/%.2f/%.2f  full "
 			  "%.2f/%.2f/%.2f (avg10/60/300 %%)", m->some_avg10,
 			  m->some_avg60, m->some_avg300, m->full_avg10,
 			  m->full_avg60, m->full_avg300);
-		emit(pg, A_NORMAL);
+		pager_emit(pg, A_NORMAL);
 	}
 }
 
-static void limits(struct page *pg, const struct cg_stat *s)
+static void limits(struct pager *pg, const struct cg_stat *s)
 {
 	const struct cg_mem *m = &s->mem;
 
 	sb_puts(&pg->b, "Limits");
-	emit(pg, ui_attr(pg->u, CP_TITLE));
-	limit(pg, "  memory.low ", m->has_low, m->low);
-	limit(pg, "  memory.high ", m->has_high, m->high);
-	limit(pg, "  memory.max ", m->has_max, m->max);
-	emit(pg, A_NORMAL);
+	pager_emit(pg, ui_attr(pg->u, CP_TITLE));
+	put_limit(pg, "  memory.low ", m->has_low, m->low);
+	put_limit(pg, "  memory.high ", m->has_high, m->high);
+	put_limit(pg, "  memory.max ", m->has_max, m->max);
+	pager_emit(pg, A_NORMAL);
 	if (!ui_measured(pg->u))
 		return;
 	if (s->no_sugg) {
 		sb_puts(&pg->b, "  suggested: none for the root and slices");
-		emit(pg, A_NORMAL);
+		pager_emit(pg, A_NORMAL);
 		return;
 	}
-	size(pg, "  suggested: memory.low ", s->sugg_low);
-	size(pg, "  memory.high ", s->sugg_high);
+	put_size(pg, "  suggested: memory.low ", s->sugg_low);
+	put_size(pg, "  memory.high ", s->sugg_high);
 	if (s->sugg_cycles)
 		sb_printf(&pg->b, "  (working set at K=%u", s->sugg_cycles);
 	else
 		sb_puts(&pg->b, "  (resident: reaccess too high at every K");
 	sb_printf(&pg->b, "%s + %u%%", s->no_swap ? ", no swap: at least "
 		  "anon+shmem," : "", pg->u->rep->p.headroom_pct);
-	size(pg, " + kernel ", s->kernel);
+	put_size(pg, " + kernel ", s->kernel);
 	sb_putc(&pg->b, ')');
-	emit(pg, A_NORMAL);
+	pager_emit(pg, A_NORMAL);
 }
 
-static void proc_line(struct page *pg, const struct proc_ent *p)
+static void proc_line(struct pager *pg, const struct proc_ent *p)
 {
 	struct sbuf rss;
 
@@ -247,25 +225,25 @@ static void proc_line(struct page *pg, const struct proc_ent *p)
 		sb_putc(&pg->b, ']');
 	}
 	sb_free(&rss);
-	emit(pg, A_NORMAL);
+	pager_emit(pg, A_NORMAL);
 }
 
-static void procs(struct page *pg)
+static void procs(struct pager *pg)
 {
 	const struct proc_list *l = &pg->u->detail.procs;
 	size_t i;
 
 	sb_printf(&pg->b, "Processes of the subtree (%zu)", l->n);
-	emit(pg, ui_attr(pg->u, CP_TITLE));
+	pager_emit(pg, ui_attr(pg->u, CP_TITLE));
 	if (l->err) {
 		sb_printf(&pg->b, "  cgroup.procs of %zu cgroup(s): %s",
 			  l->nerr, strerror(l->err));
-		emit(pg, A_NORMAL);
+		pager_emit(pg, A_NORMAL);
 	}
 	if (l->n) {
 		sb_printf(&pg->b, "  %8s %9s  %s", "PID", "RSS",
 			  "COMMAND  [cgroup below this one]");
-		emit(pg, ui_attr(pg->u, CP_HEADER));
+		pager_emit(pg, ui_attr(pg->u, CP_HEADER));
 	}
 	for (i = 0; i < l->n; i++)
 		proc_line(pg, &l->v[i]);
@@ -274,46 +252,33 @@ static void procs(struct page *pg)
 void detail_draw(struct ui *u)
 {
 	const struct cg_stat *s = view_selected(u);
-	struct page pg = { .u = u };
+	struct pager pg;
 
 	if (!s) {
 		u->screen = S_TREE;
 		return;
 	}
-	sb_init(&pg.b);
+	pager_begin(&pg, u, &u->detail.scroll);
 	summary(&pg, s);
-	emit(&pg, A_NORMAL);
+	pager_emit(&pg, A_NORMAL);
 	histogram(&pg, s);
-	emit(&pg, A_NORMAL);
+	pager_emit(&pg, A_NORMAL);
 	memstat(&pg, &s->mem);
-	emit(&pg, A_NORMAL);
+	pager_emit(&pg, A_NORMAL);
 	limits(&pg, s);
-	emit(&pg, A_NORMAL);
+	pager_emit(&pg, A_NORMAL);
 	reaccess(&pg, s);
-	emit(&pg, A_NORMAL);
+	pager_emit(&pg, A_NORMAL);
 	procs(&pg);
-	sb_free(&pg.b);
-	if (u->detail.scroll > 0 && u->detail.scroll > pg.line - 1) {
-		u->detail.scroll = pg.line > 0 ? pg.line - 1 : 0;
-		u->dirty = 1;	/* scrolled past the end: draw again */
-	}
+	pager_end(&pg);
 }
 
 int detail_key(struct ui *u, enum action a)
 {
-	int page = LINES - TOP_ROW - 2;
-
-	int *sc = &u->detail.scroll;
-
-	switch (a) {
-	case A_UP: *sc -= *sc > 0; break;
-	case A_DOWN: (*sc)++; break;
-	case A_PGUP: *sc = *sc > page ? *sc - page : 0; break;
-	case A_PGDN: *sc += page; break;
-	case A_HOME: *sc = 0; break;
-	case A_END: *sc = 1 << 20; break;
-	case A_BACK: u->screen = S_TREE; procs_free(&u->detail.procs); break;
-	default: return 0;
+	if (a == A_BACK) {
+		u->screen = S_TREE;
+		procs_free(&u->detail.procs);
+		return 1;
 	}
-	return 1;
+	return pager_key(u, &u->detail.scroll, a);
 }

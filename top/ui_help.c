@@ -7,8 +7,6 @@
 #include <string.h>
 #include "ui.h"
 
-#define TOP_ROW UI_HEADER_ROWS(u)
-
 /* Unique labels of the keys bound to a, e.g. "Up k". */
 static void labels(struct sbuf *b, enum action a)
 {
@@ -28,65 +26,47 @@ static void labels(struct sbuf *b, enum action a)
 	}
 }
 
-static void put(struct ui *u, int *line, int attr, const char *s)
-{
-	int y = TOP_ROW + *line - u->help_scroll;
-
-	if (y >= TOP_ROW && y < LINES - 1) {
-		attrset(attr);
-		ui_put(y, 0, COLS, s);
-		attrset(A_NORMAL);
-	}
-	(*line)++;
-}
-
 void help_draw(struct ui *u)
 {
-	struct sbuf k, b;
-	int line = 0, a;
+	struct pager pg;
+	struct sbuf k;
+	int a;
 	size_t i;
 
 	sb_init(&k);
-	sb_init(&b);
-	put(u, &line, ui_attr(u, CP_TITLE), "Keys");
+	pager_begin(&pg, u, &u->help_scroll);
+	pager_line(&pg, ui_attr(u, CP_TITLE), "Keys");
 	for (a = A_NONE + 1; a < A_NR; a++) {
 		sb_reset(&k);
-		sb_reset(&b);
 		labels(&k, (enum action)a);
 		if (!k.len)
 			continue;
-		sb_printf(&b, "  %-26s %s", sb_str(&k), keys_help(a));
-		put(u, &line, A_NORMAL, sb_str(&b));
+		sb_puts(&pg.b, "  ");
+		ui_pad(&pg.b, sb_str(&k), 26);
+		sb_putc(&pg.b, ' ');
+		sb_puts(&pg.b, keys_help(a));
+		pager_emit(&pg, A_NORMAL);
 	}
-	put(u, &line, A_NORMAL, "");
-	put(u, &line, ui_attr(u, CP_TITLE), "Columns (sizes of the cgroup and "
-	    "its descendants; F2 chooses, * marks the sort column):");
+	pager_line(&pg, A_NORMAL, "");
+	pager_line(&pg, ui_attr(u, CP_TITLE), "Columns (sizes of the cgroup "
+		   "and its descendants; F2 chooses, * marks the sort "
+		   "column):");
 	for (i = 0; i < FIELDS_NR; i++) {
-		sb_reset(&b);
-		sb_printf(&b, "  %-9s %s", fields[i].title, fields[i].help);
-		put(u, &line, A_NORMAL, sb_str(&b));
+		sb_puts(&pg.b, "  ");
+		ui_pad(&pg.b, fields[i].title, 9);
+		sb_putc(&pg.b, ' ');
+		sb_puts(&pg.b, fields[i].help);
+		pager_emit(&pg, A_NORMAL);
 	}
 	sb_free(&k);
-	sb_free(&b);
-	if (u->help_scroll > 0 && u->help_scroll > line - 1) {
-		u->help_scroll = line - 1;
-		u->dirty = 1;
-	}
+	pager_end(&pg);
 }
 
 int help_key(struct ui *u, enum action a)
 {
-	int *sc = &u->help_scroll;
-
-	switch (a) {
-	case A_UP: *sc -= *sc > 0; break;
-	case A_DOWN: (*sc)++; break;
-	case A_PGUP: *sc = 0; break;
-	case A_PGDN: *sc += LINES - TOP_ROW - 2; break;
-	case A_HOME: *sc = 0; break;
-	case A_END: *sc = 1 << 20; break;
-	case A_BACK: u->screen = S_TREE; break;
-	default: return 0;
+	if (a == A_BACK) {
+		u->screen = S_TREE;
+		return 1;
 	}
-	return 1;
+	return pager_key(u, &u->help_scroll, a);
 }

@@ -80,6 +80,34 @@ static void prompt_done(struct ui *u, int accept)
 	curs_set(0);
 }
 
+#define INPUT_MAX 64	/* bytes; a character begun there is finished */
+
+/*
+ * A byte to add to the input: printable ASCII; on a UTF-8 terminal also
+ * the bytes of a multibyte character, which getch() returns one at a
+ * time (names are matched as bytes; the prompt shows the input escaped).
+ */
+static int typed(const struct ui *u, int ch)
+{
+	if (ch >= 0x20 && ch < 0x7f)
+		return u->input.len < INPUT_MAX;
+	if (!u->t.utf8 || ch < 0x80 || ch > 0xff)
+		return 0;
+	return (ch & 0xc0) == 0x80 ? u->input.len < INPUT_MAX + 3 :
+	       u->input.len < INPUT_MAX;
+}
+
+/* Backspace: the last character, all the bytes of a multibyte one. */
+static void erase_char(struct sbuf *in)
+{
+	while (in->len > 1 &&
+	       ((unsigned char)in->p[in->len - 1] & 0xc0) == 0x80)
+		in->len--;
+	if (in->len)
+		in->len--;
+	in->p[in->len] = '\0';
+}
+
 /* Line editing for the prompts. */
 void prompt_key(struct ui *u, int ch)
 {
@@ -88,8 +116,8 @@ void prompt_key(struct ui *u, int ch)
 	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 		prompt_done(u, 1);
 	else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && u->input.len)
-		u->input.p[--u->input.len] = '\0';
-	else if (ch >= 0x20 && ch < 0x7f && u->input.len < 64)
+		erase_char(&u->input);
+	else if (typed(u, ch))
 		sb_putc(&u->input, (char)ch);
 	if (u->prompt == P_SEARCH) {
 		u->msg[0] = '\0';

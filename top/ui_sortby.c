@@ -35,8 +35,10 @@ void sortby_draw(struct ui *u)
 	for (i = menu_top(&u->menu, n, menu_rows(u)); i < n && y < LINES - 1;
 	     i++, y++) {
 		sb_reset(&b);
-		sb_printf(&b, " %c %-9s %s", v[i] == u->vs.sort ? '*' : ' ',
-			  fields[v[i]].title, fields[v[i]].help);
+		sb_printf(&b, " %c ", v[i] == u->vs.sort ? '*' : ' ');
+		ui_pad(&b, fields[v[i]].title, 9);
+		sb_putc(&b, ' ');
+		sb_puts(&b, fields[v[i]].help);
 		menu_row(u, y, i == u->menu.sel, sb_str(&b));
 	}
 	sb_free(&b);

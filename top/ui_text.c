@@ -5,6 +5,7 @@
  * terminal cells, attributes with a monochrome fallback.
  */
 #include <curses.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,33 +58,75 @@ void ui_fmt_size(const struct ui *u, struct sbuf *b, uint64_t v)
 	field_fmt_size(b, v, u->vs.unit, u->rep->p.page_size);
 }
 
+/*
+ * The character at s[i] (len bytes in all): its length in bytes, its
+ * cells in *cw.  A byte this locale cannot decode is one cell.
+ */
+static size_t char_at(const char *s, size_t i, size_t len, mbstate_t *st,
+		      int *cw)
+{
+	wchar_t wc;
+	size_t n = mbrtowc(&wc, s + i, len - i, st);
+
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		memset(st, 0, sizeof(*st));
+		*cw = 1;
+		return 1;
+	}
+	*cw = wcwidth(wc);
+	if (*cw < 0)
+		*cw = 1;
+	return n;
+}
+
 /* Bytes of s that fit in w terminal cells; *cells gets the width used. */
 static size_t fit(const char *s, int w, int *cells)
 {
 	mbstate_t st;
 	size_t i = 0, len = strlen(s), n;
-	wchar_t wc;
 	int cw;
 
 	memset(&st, 0, sizeof(st));
 	*cells = 0;
 	while (i < len) {
-		n = mbrtowc(&wc, s + i, len - i, &st);
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			n = 1;	/* not in this locale: one cell per byte */
-			cw = 1;
-			memset(&st, 0, sizeof(st));
-		} else {
-			cw = wcwidth(wc);
-			if (cw < 0)
-				cw = 1;
-		}
-		if (*cells + cw > w)
+		n = char_at(s, i, len, &st, &cw);
+		if (*cells > w - cw)
 			break;
 		*cells += cw;
 		i += n;
 	}
 	return i;
+}
+
+/* The longest tail of s that fits in w cells; *cells gets its width. */
+static const char *fit_tail(const char *s, int w, int *cells)
+{
+	mbstate_t st;
+	size_t i = 0, len = strlen(s);
+	int cw, left = ui_width(s);
+
+	memset(&st, 0, sizeof(st));
+	while (i < len && left > w) {
+		i += char_at(s, i, len, &st, &cw);
+		left -= cw;
+	}
+	*cells = left;
+	return s + i;
+}
+
+int ui_width(const char *s)
+{
+	int cells;
+
+	fit(s, INT_MAX, &cells);
+	return cells;
+}
+
+void ui_pad(struct sbuf *b, const char *s, int w)
+{
+	sb_puts(b, s);
+	for (w -= ui_width(s); w > 0; w--)
+		sb_putc(b, ' ');
 }
 
 /* Write s at (y, x) in at most w cells; s must be escaped already. */
@@ -94,6 +137,37 @@ int ui_put(int y, int x, int w, const char *s)
 
 	if (n)
 		mvaddnstr(y, x, s, (int)n);
+	return cells;
+}
+
+int ui_put_right(int y, int x, int w, const char *s)
+{
+	int n = ui_width(s);
+
+	return ui_put(y, x + (n < w ? w - n : 0), w, s);
+}
+
+int ui_put_cut(const struct ui *u, int y, int x, int w, const char *s,
+	       enum cut how)
+{
+	const char *mark = u->t.utf8 ? "\u2026" : "...", *tail;
+	int mw = u->t.utf8 ? 1 : 3, head, cells, tc;
+	size_t n;
+
+	if (ui_width(s) <= w || w <= mw)
+		return ui_put(y, x, w, s);
+	head = how == CUT_MIDDLE ? (w - mw + 1) / 2 : w - mw;
+	n = fit(s, head, &cells);
+	if (n)
+		mvaddnstr(y, x, s, (int)n);
+	mvaddstr(y, x + cells, mark);
+	cells += mw;
+	if (how == CUT_MIDDLE) {
+		tail = fit_tail(s + n, w - cells, &tc);
+		if (*tail)
+			mvaddstr(y, x + cells, tail);
+		cells += tc;
+	}
 	return cells;
 }
 
@@ -118,6 +192,58 @@ void ui_esc(const struct ui *u, struct sbuf *b, const char *name)
 	if (t.oom)
 		b->oom = 1;
 	sb_free(&t);
+}
+
+void pager_begin(struct pager *pg, struct ui *u, int *scroll)
+{
+	pg->u = u;
+	pg->scroll = scroll;
+	pg->line = 0;
+	sb_init(&pg->b);
+}
+
+void pager_emit(struct pager *pg, unsigned attr)
+{
+	int top = UI_HEADER_ROWS(pg->u), y = top + pg->line - *pg->scroll;
+
+	if (y >= top && y < LINES - 1) {
+		attrset(attr);
+		ui_put(y, 0, COLS, sb_str(&pg->b));
+		attrset(A_NORMAL);
+	}
+	pg->line++;
+	sb_reset(&pg->b);
+}
+
+void pager_line(struct pager *pg, unsigned attr, const char *s)
+{
+	sb_puts(&pg->b, s);
+	pager_emit(pg, attr);
+}
+
+void pager_end(struct pager *pg)
+{
+	sb_free(&pg->b);
+	if (*pg->scroll > 0 && *pg->scroll > pg->line - 1) {
+		*pg->scroll = pg->line > 0 ? pg->line - 1 : 0;
+		pg->u->dirty = 1;	/* scrolled past the end: draw again */
+	}
+}
+
+int pager_key(const struct ui *u, int *scroll, enum action a)
+{
+	int page = LINES - UI_HEADER_ROWS(u) - 2;
+
+	switch (a) {
+	case A_UP: *scroll -= *scroll > 0; break;
+	case A_DOWN: (*scroll)++; break;
+	case A_PGUP: *scroll = *scroll > page ? *scroll - page : 0; break;
+	case A_PGDN: *scroll += page; break;
+	case A_HOME: *scroll = 0; break;
+	case A_END: *scroll = 1 << 20; break;
+	default: return 0;
+	}
+	return 1;
 }
 
 void ui_fill(int y, int x, int w)

@@ -3,7 +3,8 @@
  * ui_tree.c - the cgroup table: one row per visible cgroup (see
  * ui_view.c), the chosen columns of fields.h that fit the width (the
  * ones with the highest `keep` go first when narrow), an idle %
- * sparkline per row; flat view shows paths.
+ * sparkline per row; flat view shows paths.  A name cut to its column
+ * ends in an ellipsis, a path loses its middle (ui_put_cut()).
  */
 #include <curses.h>
 #include <stdlib.h>
@@ -43,13 +44,6 @@ static int layout(const struct ui *u, int cols, int *on)
 static int rows_shown(const struct ui *u)
 {
 	return LINES - TOP_ROW - 1;	/* last line: status */
-}
-
-static void put_right(int y, int x, int w, const char *s)
-{
-	int n = (int)strlen(s);
-
-	ui_put(y, x + (n < w - 1 ? w - 1 - n : 0), w - 1, s);
 }
 
 static void spark(const struct ui *u, struct sbuf *b, uint64_t ino)
@@ -108,7 +102,7 @@ static void draw_cells(struct ui *u, int y, size_t i, const int *on, int x)
 		if (f == F_TREND)
 			ui_put(y, x + 1, on[f] - 1, sb_str(&b));
 		else
-			put_right(y, x, on[f], sb_str(&b));
+			ui_put_right(y, x, on[f] - 1, sb_str(&b));
 		if (tint)
 			attrset(i == u->vs.sel ? ui_attr(u, CP_SELECT) :
 				A_NORMAL);
@@ -130,7 +124,8 @@ static void draw_row(struct ui *u, int y, size_t i, const int *on, int namew)
 	ui_esc(u, &b, u->vs.flat || !r->depth ? s->path : s->name);
 	if (r->collapsed)
 		sb_puts(&b, " [+]");
-	ui_put(y, 0, namew - 1, sb_str(&b));
+	ui_put_cut(u, y, 0, namew - 1, sb_str(&b),
+		   u->vs.flat ? CUT_MIDDLE : CUT_END);
 	draw_cells(u, y, i, on, namew);
 	attrset(A_NORMAL);
 	sb_free(&b);
@@ -157,7 +152,7 @@ static void draw_titles(const struct ui *u, const int *on, int namew)
 		if (f == F_TREND)
 			ui_put(y, x + 1, on[f] - 1, buf);
 		else
-			put_right(y, x, on[f], buf);
+			ui_put_right(y, x, on[f] - 1, buf);
 		x += on[f];
 	}
 	attrset(A_NORMAL);

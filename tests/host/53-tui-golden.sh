@@ -5,25 +5,35 @@
 # Golden screens, tig-style: idletop over a mkfixture tree (no kernel) in a
 # host tmux at fixed sizes, keys and mouse reports sent, and the whole
 # screen (or, for the mouse, the line it should change) compared with
-# the expected text that follows each step here (measured screens once
-# cycle 20 is reached, every age bucket filled).  Only what moves on its
-# own is normalised (norm()): the numbers of header line 2 (progress, time
-# left, cycle, CPU %; the line cut at 36 characters, since the terminal
-# cuts it at a place that moves with them), the progress in line 3 before
-# the first report, the cycle's length in the idle-time title, the least
-# age in cycles beside each idle-time bucket and the temp directory.
+# its golden, tests/host/golden/NAME.txt (measured screens once cycle 20
+# is reached, every age bucket filled).  The fixture's cgroups have
+# different shares of pages that never read idle, so resident, idle and
+# the working set differ within every row and between rows.  Only what
+# moves on its own is normalised (norm()): the numbers of header line 2
+# (progress, time left, cycle, CPU %; the line cut at 36 characters,
+# since the terminal cuts it at a place that moves with them), the
+# progress in line 3 before the first report, the cycle's length in the
+# idle-time title, the least age in cycles beside each idle-time bucket
+# and the temp directory.  Every screen, as captured, and every golden
+# must also pass screencheck (tests/unit/screencheck.c): no raw control,
+# bidi or zero-width characters, no line wider than the terminal, every
+# table cell aligned with its column's title; a golden cannot approve a
+# misaligned column.
 # Sizes: 80x24 and 64x20; locales: C.UTF-8 (tree lines, sparklines) and C
-# (ASCII, non-ASCII bytes as \xNN).  GOLDEN_UPDATE=DIR writes every actual
-# screen to DIR/NAME.txt to paste here after a deliberate change.
+# (ASCII, non-ASCII bytes as \xNN).  After a deliberate change of a
+# screen, `GOLDEN_UPDATE=NAME tests/host/53-tui-golden.sh` rewrites its
+# golden with the actual screen (NAME,NAME...: several; all: every one);
+# review the diff before committing it.
 set -u
 TMUX_PREFIX=idletop-golden
-. "$(dirname "$0")/tmux-lib"	# top idletop mkfixture dir tm n S ok bad fail
+. "$(dirname "$0")/tmux-lib"	# top idletop mkfixture screencheck dir tm n S ...
 
 "$mkfixture" "$dir/root" || { echo "FAIL: mkfixture"; exit 1; }
 
 # start COLS ROWS LANG ARGS...: idletop in a fresh server
 start() {
-	local cols=$1 rows=$2 lang=$3
+	local rows=$2 lang=$3
+	cols=$1
 	shift 3
 	tm kill-server 2> /dev/null
 	n=$((n + 1)) S=$TMUX_PREFIX-$$-$n
@@ -39,226 +49,75 @@ norm() {
 		s/(idle for >= .*\(>= )[0-9]+ cycles?\)/\1N cycles)/' | sed -E 's/ +$//'
 }
 
-capture() { tm capture-pane -p -t "$S" | norm > "$dir/actual"; }
+capture() {
+	tm capture-pane -p -t "$S" > "$dir/raw" && norm < "$dir/raw" > "$dir/actual"
+}
 has() { tm capture-pane -p -t "$S" | grep -qE "$1"; }	# not normalised
 
-# screen NAME: the current screen must be stdin (after norm()).
+# Is NAME named in GOLDEN_UPDATE (a comma-separated list, or all)?
+updating() {
+	case ",${GOLDEN_UPDATE:-}," in
+	*",$1,"* | *,all,*) return 0 ;;
+	esac
+	return 1
+}
+
+# screen NAME: the current screen must be golden/NAME.txt (after norm())
+# and pass screencheck (as captured).
 screen() {
-	local name=$1
-	cat > "$dir/want"
-	until_ok 5 eval 'capture; cmp -s "$dir/want" "$dir/actual"'
-	if [ -n "${GOLDEN_UPDATE:-}" ]; then
-		mkdir -p "$GOLDEN_UPDATE" && cp "$dir/actual" "$GOLDEN_UPDATE/$name.txt"
+	local name=$1 want=$top/tests/host/golden/$1.txt
+	until_ok 5 eval 'capture; cmp -s "$want" "$dir/actual"'
+	if ! "$screencheck" "$cols" "$dir/raw" > "$dir/props"; then
+		echo "FAIL: $name: the screen breaks screencheck's properties:"
+		sed "s|^$dir/raw|$name|" "$dir/props" | head -n 12
+		sed 's/^/    /' "$dir/raw"
+		fail=1
 	fi
-	if cmp -s "$dir/want" "$dir/actual"; then
+	if updating "$name"; then
+		cp "$dir/actual" "$want" && echo "updated: $want"
+	elif cmp -s "$want" "$dir/actual"; then
 		ok "$name"
 	else
 		echo "FAIL: $name: screen differs (- expected, + actual):"
-		diff -u "$dir/want" "$dir/actual" | tail -n +3
+		diff -u "$want" "$dir/actual" | tail -n +3
+		echo "if the change is deliberate:" \
+			"GOLDEN_UPDATE=$name tests/host/53-tui-golden.sh"
 		fail=1
 	fi
 }
 
+# Every golden as kept must have screencheck's properties too: an edit by
+# hand cannot approve a misaligned column either (COLS from NAME-COLSxROWS).
+for g in "$top"/tests/host/golden/*.txt; do
+	c=$(basename "$g" | sed -E 's/.*-([0-9]+)x[0-9]+-.*/\1/')
+	"$screencheck" "$c" "$g" || { echo "FAIL: golden $g"; fail=1; }
+done
+
 # --- before the first report: 80x24, UTF-8 ---------------------------------
 start 80 24 C.UTF-8 --period 600 --first-window 0
 until_ok 10 has '^/ +6M'
-screen before-report-80x24-utf8 <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-measuring… N%, Nm left period Nm ref
-Mem total ?  resident 6M  idle measuring… N%
-/   [sort: resident, units: auto]
-NAME                       RESIDENT*    FILE     IDLE  IDLE%  WORKSET  TREND
-/                                 6M      1M      …      …        …
-├─ bad\xff\xfe utf8 \xc2\x        6M      1M      …      …        …
-├─ café ✓                         6M      1M      …      …        …
-├─ dup\x01                        6M      1M      …      …        …
-├─ dup\\x01                       6M      1M      …      …        …
-├─ esc\x1b[31mred                 6M      1M      …      …        …
-├─ inv�ff                         6M      1M      …      …        …
-├─ inv\xfe                        6M      1M      …      …        …
-├─ inv\xff                        6M      1M      …      …        …
-├─ new\x0aline                    6M      1M      …      …        …
-├─ plain.slice                    6M      1M      …      …        …
-│  └─ with space                  6M      1M      …      …        …
-├─ quote"back\\slash              6M      1M      …      …        …
-├─ rtl\xe2\x80\xaeabc             6M      1M      …      …        …
-├─ rtl\xe2\x81\xa6iso             6M      1M      …      …        …
-└─ zw\xe2\x80\x8bsp               6M      1M      …      …        …
-
-
-h help  Enter zoom  i details  s sort  \ filter  F5 flat  u units  p freeze  q
-EOF
+screen before-report-80x24-utf8
 quit
 
 # --- measured, frozen once the sparklines are full: 80x24, UTF-8 ------------
 start 80 24 C.UTF-8 --period 0.2 --cpu 100 --idle-buckets 1,2,1h
 until_ok 30 has '^cycle ([2-9][0-9]|[1-9][0-9]{2,}):'
 tm send-keys -t "$S" Z
-screen tree-80x24-utf8 <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZ
-Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
-/   [sort: resident, units: auto]
-NAME                       RESIDENT*    FILE     IDLE  IDLE%  WORKSET  TREND
-/                                60M     15M      60M  100.0       0B  ████████
-├─ plain.slice                    8M      2M       8M  100.0       0B  ████████
-│  └─ with space                  4M      1M       4M  100.0       0B  ████████
-├─ bad\xff\xfe utf8 \xc2\x        4M      1M       4M  100.0       0B  ████████
-├─ café ✓                         4M      1M       4M  100.0       0B  ████████
-├─ dup\x01                        4M      1M       4M  100.0       0B  ████████
-├─ dup\\x01                       4M      1M       4M  100.0       0B  ████████
-├─ esc\x1b[31mred                 4M      1M       4M  100.0       0B  ████████
-├─ inv�ff                         4M      1M       4M  100.0       0B  ████████
-├─ inv\xfe                        4M      1M       4M  100.0       0B  ████████
-├─ inv\xff                        4M      1M       4M  100.0       0B  ████████
-├─ new\x0aline                    4M      1M       4M  100.0       0B  ████████
-├─ quote"back\\slash              4M      1M       4M  100.0       0B  ████████
-├─ rtl\xe2\x80\xaeabc             4M      1M       4M  100.0       0B  ████████
-├─ rtl\xe2\x81\xa6iso             4M      1M       4M  100.0       0B  ████████
-└─ zw\xe2\x80\x8bsp               4M      1M       4M  100.0       0B  ████████
-
-
-h help  Enter zoom  i details  s sort  \ filter  F5 flat  u units  p freeze  q
-EOF
+screen tree-80x24-utf8
 # flat view (F5), sorted by name (F6, Home, Enter)
 tm send-keys -t "$S" F5 F6 Home Enter
-screen flat-by-name-80x24-utf8 <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZ
-Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
-/   [flat, sort: name, units: auto]
-PATH*                       RESIDENT    FILE     IDLE  IDLE%  WORKSET  TREND
-/                                60M     15M      60M  100.0       0B  ████████
-/bad\xff\xfe utf8 \xc2\x85        4M      1M       4M  100.0       0B  ████████
-/café ✓                           4M      1M       4M  100.0       0B  ████████
-/dup\x01                          4M      1M       4M  100.0       0B  ████████
-/dup\\x01                         4M      1M       4M  100.0       0B  ████████
-/esc\x1b[31mred                   4M      1M       4M  100.0       0B  ████████
-/inv�ff                           4M      1M       4M  100.0       0B  ████████
-/inv\xfe                          4M      1M       4M  100.0       0B  ████████
-/inv\xff                          4M      1M       4M  100.0       0B  ████████
-/new\x0aline                      4M      1M       4M  100.0       0B  ████████
-/plain.slice                      8M      2M       8M  100.0       0B  ████████
-/plain.slice/with space           4M      1M       4M  100.0       0B  ████████
-/quote"back\\slash                4M      1M       4M  100.0       0B  ████████
-/rtl\xe2\x80\xaeabc               4M      1M       4M  100.0       0B  ████████
-/rtl\xe2\x81\xa6iso               4M      1M       4M  100.0       0B  ████████
-/zw\xe2\x80\x8bsp                 4M      1M       4M  100.0       0B  ████████
-
-
-h help  Enter zoom  i details  s sort  \ filter  F5 flat  u units  p freeze  q
-EOF
+screen flat-by-name-80x24-utf8
 # search /plain, details
 tm send-keys -t "$S" F5 / p l a i n Enter i
-screen detail-80x24-utf8 <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZ
-Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
-/   [sort: name, units: auto]
-cgroup /plain.slice
-  resident 8M  (anon 6M, file 2M, shmem 0B)  idle 8M (100.0%)  working set 0B
-  memory.current 8M (0.8% of the limit)  PSI some avg10 1.5%  refaults/s 0.0  sw
-
-Idle time (cycle T)
-  idle for >= 1.0s   [####################]  8M  (>= N cycles)
-  idle for >= 2.0s   [####################]  8M  (>= N cycles)
-  idle for >= 1h00m  not reached yet
-
-memory.stat
-  anon 4M  file 2M  shmem 1M  file_mapped 4K  unevictable 0B
-  active_anon 0B  inactive_anon 0B  active_file 0B  inactive_file 0B
-  anon_thp 0B  file_thp 0B  shmem_thp 0B  memory.current 8M
-  pressure some 1.50/0.25/0.00  full 0.50/0.00/0.00 (avg10/60/300 %)
-
-Limits
-  memory.low 0B  memory.high max  memory.max 1G
-  suggested: none for the root and slices
-
-h help  Esc back  u units  p freeze  q quit
-EOF
+screen detail-80x24-utf8
 tm send-keys -t "$S" Escape F2
-screen columns-80x24-utf8 <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZ
-Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
-/   [sort: name, units: auto]
-Columns: Space shows/hides, F7 [ F8 ] move, Esc or F2 back (saved on exit; --fie
- [x] RESIDENT  resident     user pages on the LRU (before the first cycle: memor
- [x] ANON      anon         anonymous pages
- [x] FILE      file         page cache pages, shmem apart
- [x] IDLE      idle         pages not accessed for at least one cycle
- [x] IDLE%     idle_pct     IDLE of RESIDENT, % ("-": nothing resident)
- [x] WORKSET   working_set  resident minus pages idle for >= --ws-cycles cycles
- [x] HIGH*     sugg_high    suggested memory.high: working set+headroom+kernel
- [x] CURRENT   current      memory.current
- [x] HIGH/MAX  high_max     memory.high / memory.max
- [x] %LIMIT    limit_pct    memory.current of the lower of memory.high and memor
- [x] PSI10     psi          memory.pressure some avg10, %
- [x] REFLT/s   refaults     workingset refaults (anon + file) per second, betwee
- [x] TREND     trend        IDLE% over the last cycles
- [ ] SHMEM     shmem        shmem and tmpfs pages
- [ ] LOW*      sugg_low     suggested memory.low: the working set
- [ ] LOW       low          memory.low
- [ ] HIGH      high         memory.high
- [ ] MAX       max          memory.max
-h help  Esc back  u units  p freeze  q quit
-EOF
+screen columns-80x24-utf8
 # IDLE two places earlier (F7 [), REACC shown (End: the list scrolls to
 # the last hidden entry; Space appends it), back to the tree
 tm send-keys -t "$S" Home Down Down Down F7 '[' End Space
-screen columns-moved-80x24-utf8 <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZ
-Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
-/   [sort: name, units: auto]
-Columns: Space shows/hides, F7 [ F8 ] move, Esc or F2 back (saved on exit; --fie
- [x] IDLE%     idle_pct     IDLE of RESIDENT, % ("-": nothing resident)
- [x] WORKSET   working_set  resident minus pages idle for >= --ws-cycles cycles
- [x] HIGH*     sugg_high    suggested memory.high: working set+headroom+kernel
- [x] CURRENT   current      memory.current
- [x] HIGH/MAX  high_max     memory.high / memory.max
- [x] %LIMIT    limit_pct    memory.current of the lower of memory.high and memor
- [x] PSI10     psi          memory.pressure some avg10, %
- [x] REFLT/s   refaults     workingset refaults (anon + file) per second, betwee
- [x] TREND     trend        IDLE% over the last cycles
- [x] FLOOR*    sugg_floor   without swap: anon+shmem, the floor of sugg_high
- [ ] SHMEM     shmem        shmem and tmpfs pages
- [ ] LOW*      sugg_low     suggested memory.low: the working set
- [ ] LOW       low          memory.low
- [ ] HIGH      high         memory.high
- [ ] MAX       max          memory.max
- [ ] SWAP      swap         memory.swap.current
- [ ] REACC     reaccess     found accessed this cycle after >= 1 idle cycle
- [ ] KERNEL    kernel       memory.current minus resident (kernel memory)
-h help  Esc back  u units  p freeze  q quit
-EOF
+screen columns-moved-80x24-utf8
 tm send-keys -t "$S" Escape
-screen tree-moved-80x24-utf8 <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZ
-Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
-/   [sort: name, units: auto]
-NAME*                       RESIDENT     IDLE    FILE  IDLE%  WORKSET  TREND
-/                                60M      60M     15M  100.0       0B  ████████
-├─ bad\xff\xfe utf8 \xc2\x        4M       4M      1M  100.0       0B  ████████
-├─ café ✓                         4M       4M      1M  100.0       0B  ████████
-├─ dup\x01                        4M       4M      1M  100.0       0B  ████████
-├─ dup\\x01                       4M       4M      1M  100.0       0B  ████████
-├─ esc\x1b[31mred                 4M       4M      1M  100.0       0B  ████████
-├─ inv�ff                         4M       4M      1M  100.0       0B  ████████
-├─ inv\xfe                        4M       4M      1M  100.0       0B  ████████
-├─ inv\xff                        4M       4M      1M  100.0       0B  ████████
-├─ new\x0aline                    4M       4M      1M  100.0       0B  ████████
-├─ plain.slice                    8M       8M      2M  100.0       0B  ████████
-│  └─ with space                  4M       4M      1M  100.0       0B  ████████
-├─ quote"back\\slash              4M       4M      1M  100.0       0B  ████████
-├─ rtl\xe2\x80\xaeabc             4M       4M      1M  100.0       0B  ████████
-├─ rtl\xe2\x81\xa6iso             4M       4M      1M  100.0       0B  ████████
-└─ zw\xe2\x80\x8bsp               4M       4M      1M  100.0       0B  ████████
-
-
-h help  Enter zoom  i details  s sort  \ filter  F5 flat  u units  p freeze  q
-EOF
+screen tree-moved-80x24-utf8
 quit
 until_ok 5 test -s "$XDG_CONFIG_HOME/idletop/idletoprc" ||
 	bad "no rc file written on exit"
@@ -267,28 +126,12 @@ until_ok 5 test -s "$XDG_CONFIG_HOME/idletop/idletoprc" ||
 start 64 20 C --period 0.2 --cpu 100
 until_ok 30 has '^cycle ([2-9][0-9]|[1-9][0-9]{2,}):'
 tm send-keys -t "$S" Z
-screen tree-64x20-ascii <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-cycle N: N%, Ns left period Ns [FROZ
-Mem total ?  resident 60M  idle 60M (100.0%)  working set 0B
-/   [sort: name, units: auto]
-NAME*                         RESIDENT     IDLE  IDLE%  WORKSET
-/                                  60M      60M  100.0       0B
-|- bad\xff\xfe utf8 \xc2\x85        4M       4M  100.0       0B
-|- caf\xc3\xa9 \xe2\x9c\x93         4M       4M  100.0       0B
-|- dup\x01                          4M       4M  100.0       0B
-|- dup\\x01                         4M       4M  100.0       0B
-|- esc\x1b[31mred                   4M       4M  100.0       0B
-|- inv\xef\xbf\xbdff                4M       4M  100.0       0B
-|- inv\xfe                          4M       4M  100.0       0B
-|- inv\xff                          4M       4M  100.0       0B
-|- new\x0aline                      4M       4M  100.0       0B
-|- plain.slice                      8M       8M  100.0       0B
-|  `- with space                    4M       4M  100.0       0B
-|- quote"back\\slash                4M       4M  100.0       0B
-|- rtl\xe2\x80\xaeabc               4M       4M  100.0       0B
-h help  Enter zoom  i details  s sort  \ filter  F5 flat  u uni
-EOF
+screen tree-64x20-ascii
+quit
+# before the first report, ASCII: "..." where a number will be
+start 64 20 C --period 600 --first-window 0
+until_ok 10 has '^/ +6M'
+screen before-report-64x20-ascii
 quit
 
 # --- mouse (xterm X10 reports, as tmux passes them on), help, sort menu -----
@@ -316,59 +159,9 @@ until_ok 5 has '^cgroup /inv.ff$' &&
 	ok "mouse: the wheel moves the selection three rows" ||
 	bad "mouse: the wheel did not move the selection to /inv\xef\xbf\xbdff"
 tm send-keys -t "$S" Escape F6
-screen sort-menu-80x24-utf8 <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-measuring… N%, Nm left period Nm ref
-Mem total ?  resident 6M  idle measuring… N%
-/   [sort: file, units: auto]
-Sort by: Enter picks, Esc or F6 back
-   NAME      the cgroup (flat view: its path)
-   RESIDENT  user pages on the LRU (before the first cycle: memory.stat anon+fil
-   ANON      anonymous pages
- * FILE      page cache pages, shmem apart
-   SHMEM     shmem and tmpfs pages
-   IDLE      pages not accessed for at least one cycle
-   IDLE%     IDLE of RESIDENT, % ("-": nothing resident)
-   WORKSET   resident minus pages idle for >= --ws-cycles cycles
-   LOW*      suggested memory.low: the working set
-   HIGH*     suggested memory.high: working set+headroom+kernel
-   CURRENT   memory.current
-   LOW       memory.low
-   HIGH      memory.high
-   MAX       memory.max
-   HIGH/MAX  memory.high / memory.max
-   %LIMIT    memory.current of the lower of memory.high and memory.max, %
-   PSI10     memory.pressure some avg10, %
-   REFLT/s   workingset refaults (anon + file) per second, between two refreshes
-h help  Esc back  u units  p freeze  q quit
-EOF
+screen sort-menu-80x24-utf8
 tm send-keys -t "$S" Escape h
-screen help-80x24-utf8 <<'EOF'
-idletop 0.1   host ?   kernel ?   source kpageidle (read-write)
-measuring… N%, Nm left period Nm ref
-Mem total ?  resident 6M  idle measuring… N%
-/   [sort: file, units: auto]
-Keys
-  Up k                       move up / scroll up
-  Down j                     move down / scroll down
-  PgUp ^B                    page up
-  PgDn ^F                    page down
-  Home g                     first row
-  End G                      last row
-  Enter Right                zoom into the selected cgroup (it becomes the root)
-  Left Backspace             zoom out to the parent cgroup
-  Space                      collapse or expand the subtree; chooser: show or hi
-  +                          expand the selected subtree
-  -                          collapse the selected subtree
-  i                          details: idle time, reaccess, memory.stat, limits,
-  s >                        sort by the next column
-  <                          sort by the previous column
-  r                          reverse the sort order
-  F6                         sort menu: pick the sort column
-  \ F4                       filter cgroups by name (case-insensitive)
-  / F3                       search: select the next cgroup whose name matches
-Esc back  u units  p freeze  q quit
-EOF
+screen help-80x24-utf8
 quit
 
 # --- a malformed rc file: ignored with a warning, left as it is ---------------
@@ -384,4 +177,17 @@ quit
 cmp -s "$dir/rc.bad" "$XDG_CONFIG_HOME/idletop/idletoprc" &&
 	ok "a malformed rc file is left as it is" ||
 	bad "the malformed rc file was overwritten"
+
+# --- the filter takes UTF-8; Backspace erases a whole character -------------
+XDG_CONFIG_HOME=$dir/fresh start 80 24 C.UTF-8 --period 600 --first-window 0
+until_ok 10 has '^/ +6M'
+tm send-keys -t "$S" F5 '\' c a f é é BSpace Enter
+if until_ok 5 has 'filter: café\]' &&
+   [ "$(tm capture-pane -p -t "$S" | sed -n '6,/^$/p' | sed '/^$/d' |
+	cut -c1-12 | sed 's/ *$//' | tr '\n' '|')" = "/café ✓|" ]; then
+	ok "filter: café typed (and a second é erased) shows /café ✓ alone"
+else
+	bad "filter: café did not show /café ✓ alone"
+fi
+quit
 exit $fail

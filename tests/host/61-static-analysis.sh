@@ -4,7 +4,7 @@
 #
 # Static analysis of top/ and tests/unit/, kept at zero findings:
 #  - scan-build (Debian's clang-tools) --status-bugs over a fresh build
-#    of idletop, the unit tests, mkfixture and the fuzzer;
+#    of idletop, the unit tests, mkfixture, screencheck and the fuzzer;
 #  - cppcheck --enable=warning,portability,performance (style is left
 #    out: taste, not defects).  A false positive is suppressed where it
 #    is, with `cppcheck-suppress ID ; why` on the line before.
@@ -21,7 +21,8 @@ rm -rf "$b"	# scan-build analyses only what it sees compiled
 mkdir -p "$b"
 units=$(cd "$top/tests/unit" && ls test_*.c | sed "s|^|$b/unit/|; s|\.c$||")
 if "$sb" --status-bugs -o "$b/report" make -s -C "$top/top" -j2 BUILD="$b" OUT="$b" \
-	"$b/idletop" "$b/unit/mkfixture" "$b/unit/fuzz" $units > "$b.log" 2>&1; then
+	"$b/idletop" "$b/unit/mkfixture" "$b/unit/screencheck" "$b/unit/fuzz" \
+	$units > "$b.log" 2>&1; then
 	echo "ok: scan-build: no bugs"
 else
 	echo "FAIL: scan-build found bugs (or the build failed):"

@@ -9,6 +9,14 @@
  * newline, an ESC sequence, C1 and invalid UTF-8 bytes, valid UTF-8; and
  * names that an escaping which is not injective would merge ("dup*",
  * "inv*") or that spoof the rest of a row (bidi, zero-width: "rtl*").
+ * Each cgroup has 1,024 pages: 256 anon, 256 file and a 512-page anon
+ * THP.  A real kernel's accessed pages cannot be had from plain files
+ * (every page idletop marks reads idle), so the pages that must never
+ * read idle are unevictable ones (idletop counts them resident, never
+ * idle), in a share that differs between neighbours: none, the file
+ * pages, the file and anon pages, the file pages and the THP (1 in 4,
+ * 1 in 2, 3 in 4 of the 4 MiB: resident, idle and the working set differ
+ * in every row of a screen).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +56,7 @@ static int lru_gen(const char *root, const char *value)
 int main(int argc, char **argv)
 {
 	uint64_t lru = F(KPF_LRU), anon = F(KPF_ANON) | F(KPF_SWAPBACKED);
+	uint64_t unev = F(KPF_UNEVICTABLE);
 	struct fixture fx;
 	size_t i, n = sizeof(names) / sizeof(*names);
 	const char *lru_gen_value = NULL;
@@ -76,9 +85,12 @@ int main(int argc, char **argv)
 			perror(names[i]);
 			return 1;
 		}
-		fx_set(&fx, 512 + i * 1024, 256, lru | anon, ino, 1);
-		fx_set(&fx, 768 + i * 1024, 256, lru, ino, 0);
-		fx_thp(&fx, 1024 * (i + 1), anon, ino, 1, 0, 0);
+		fx_set(&fx, 512 + i * 1024, 256,
+		       lru | anon | (i % 4 == 2 ? unev : 0), ino, 1);
+		fx_set(&fx, 768 + i * 1024, 256, lru | (i % 4 ? unev : 0),
+		       ino, 0);
+		fx_thp(&fx, 1024 * (i + 1), anon | (i % 4 == 3 ? unev : 0),
+		       ino, 1, 0, 0);
 	}
 	if (fx_write_pages(&fx, !stock, 1) ||
 	    (lru_gen_value && lru_gen(argv[a], lru_gen_value))) {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <curses.h>
+#include <locale.h>
 #include "ui.h"
 
 #define MB (1024 * 1024ULL)
@@ -404,7 +406,7 @@ static void test_key_table(void **state)
 		for (bound = 0, i = 0; i < keys_count; i++)
 			bound |= keys_table[i].act == (enum action)a;
 		assert_true(bound);
-		assert_non_null(keys_help((enum action)a));
+		assert_true(*keys_help((enum action)a));
 	}
 	for (i = 0; i < keys_count; i++)
 		for (j = i + 1; j < keys_count; j++)
@@ -415,6 +417,54 @@ static void test_key_table(void **state)
 	assert_int_equal(keys_lookup(S_TREE, 'i'), A_DETAIL);
 	assert_int_equal(keys_lookup(S_DETAIL, 'i'), A_BACK);
 	assert_int_equal(keys_lookup(S_HELP, 'x'), A_NONE);
+}
+
+/* Help and details scroll alike (one pager): PgUp goes a window back,
+ * not to the top, on both. */
+static void test_pager_keys(void **state)
+{
+	static const struct { enum action a; int want; } step[] = {
+		{ A_PGDN, 18 }, { A_PGDN, 36 }, { A_DOWN, 37 }, { A_PGUP, 19 },
+		{ A_UP, 18 }, { A_PGUP, 0 }, { A_UP, 0 }, { A_END, 1 << 20 },
+		{ A_HOME, 0 },
+	};
+	struct fix *f = *state;
+	size_t i;
+
+	LINES = 24;	/* 4 header rows, a status line: 18 per page */
+	for (i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		assert_int_equal(help_key(&f->u, step[i].a), 1);
+		assert_int_equal(detail_key(&f->u, step[i].a), 1);
+		assert_int_equal(f->u.help_scroll, step[i].want);
+		assert_int_equal(f->u.detail.scroll, step[i].want);
+	}
+	assert_int_equal(help_key(&f->u, A_SORT_NEXT), 0);
+	assert_int_equal(detail_key(&f->u, A_SORT_NEXT), 0);
+}
+
+/* Widths in display cells, not bytes: wide characters take two, a
+ * combining mark none, a byte the locale cannot decode one. */
+static void test_display_width(void **state)
+{
+	struct sbuf b;
+
+	(void)state;
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		skip();
+	assert_int_equal(ui_width("caf\u00e9 \u2713"), 6);
+	assert_int_equal(ui_width("\u6f22\u5b57"), 4);
+	assert_int_equal(ui_width("e\u0301"), 1);
+	assert_int_equal(ui_width("\u2026"), 1);
+	assert_int_equal(ui_width("a\xff" "b"), 3);
+	sb_init(&b);
+	ui_pad(&b, "\u6f22\u5b57", 6);
+	assert_string_equal(sb_str(&b), "\u6f22\u5b57  ");
+	sb_reset(&b);
+	ui_pad(&b, "toolong", 3);
+	assert_string_equal(sb_str(&b), "toolong");
+	sb_free(&b);
+	setlocale(LC_CTYPE, "C");
+	assert_int_equal(ui_width("caf\u00e9"), 5);	/* bytes in C */
 }
 
 int main(void)
@@ -436,6 +486,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_selection_follows_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_lines, setup, teardown),
 		cmocka_unit_test(test_key_table),
+		cmocka_unit_test_setup_teardown(test_pager_keys, setup, teardown),
+		cmocka_unit_test(test_display_width),
 	};
 
 	return cmocka_run_group_tests_name("view", tests, NULL, NULL);

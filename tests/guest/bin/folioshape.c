@@ -10,7 +10,7 @@
  *   folios=N small=PFNS large=PFNS large_file=PFNS pmd=PFNS pmd_anon=PFNS
  * small: 4 KiB folios; large: 2..511 PFNs (large_file: of them not anon);
  * pmd: 512 PFNs or more (pmd_anon: anon).  A folio belongs to the cgroup
- * of its head.  For issue 16's tests (large folios must be there for a
+ * of its head.  For the folio records' tests (large folios must be there for a
  * test of them to mean anything) and bench (records against folios).
  */
 #define _GNU_SOURCE

@@ -36,6 +36,7 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include "common.h"
 
 #define PAGE 4096L
 
@@ -504,21 +505,6 @@ static uint64_t find_max_pfn(int fd)
 	return lo;
 }
 
-static uint64_t find_end(int fd)
-{
-	uint64_t lo = 0, hi = 1ULL << 36, e;
-
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (pread(fd, &e, 8, (off_t)(mid * 8)) == 8)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo * 8;
-}
-
 /* Pre-existing bitmap behaviour: pos * 8 wraps for pos >= 2^61. */
 static void probe_bitmap_wrap(int fd)
 {
@@ -579,18 +565,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fuzz_abi: needs /proc/kpageflags and /proc/kpageidle\n");
 		return 2;
 	}
-	dump_end = find_end(shared_fd[T_FLAGS]);
+	dump_end = kpage_pfns(shared_fd[T_FLAGS]) * 8;
 	max_pfn = find_max_pfn(shared_fd[T_IDLE]);
 	printf("kpageflags size %" PRIu64 " (%" PRIu64 " PFNs), max_pfn %" PRIu64 "\n",
 	       dump_end, dump_end / 8, max_pfn);
-	if (find_end(shared_fd[T_IDLE]) != dump_end) {
+	if (kpage_pfns(shared_fd[T_IDLE]) * 8 != dump_end) {
 		printf("MISMATCH: kpageidle ends at %" PRIu64 ", kpageflags at %" PRIu64 "\n",
-		       find_end(shared_fd[T_IDLE]), dump_end);
+		       kpage_pfns(shared_fd[T_IDLE]) * 8, dump_end);
 		nr_bad++;
 	}
-	if (present[T_CGROUP] && find_end(shared_fd[T_CGROUP]) != dump_end) {
+	if (present[T_CGROUP] &&
+	    kpage_pfns(shared_fd[T_CGROUP]) * 8 != dump_end) {
 		printf("MISMATCH: kpagecgroup ends at %" PRIu64 ", kpageflags at %" PRIu64 "\n",
-		       find_end(shared_fd[T_CGROUP]), dump_end);
+		       kpage_pfns(shared_fd[T_CGROUP]) * 8, dump_end);
 		nr_bad++;
 	}
 	if (present[T_BITMAP])

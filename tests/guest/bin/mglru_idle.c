@@ -37,6 +37,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "common.h"
 
 #define PAGE		4096UL
 #define THP_SIZE	(2UL << 20)
@@ -115,16 +116,6 @@ static int kpageidle(uint64_t pfn)
 	return v == 1;
 }
 
-/* Run everything on CPU 0: lru_add_drain() on munmap() then drains it. */
-static void pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
-}
 
 /* Flush this CPU's LRU batches: unmap_region() calls lru_add_drain(). */
 static void drain_local(void)
@@ -548,7 +539,9 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		goto usage;
-	pin_cpu0();
+	/* everything on CPU 0: lru_add_drain() on munmap() drains it */
+	if (pin_cpu0())
+		die("sched_setaffinity");
 	bitmap_fd = open(BITMAP, O_RDWR);
 	if (bitmap_fd < 0)
 		die("open " BITMAP);

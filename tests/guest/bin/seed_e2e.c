@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
+#include "common.h"
 
 #define MiB		(1024UL * 1024)
 #define SIZE		(64 * MiB)
@@ -294,6 +295,7 @@ static int check(const char *name, unsigned long got, unsigned long want)
 }
 
 /*
+ * Everything on CPU 0 (pin_cpu0()).
  * This is the seed's contract: read + write of /proc/kpageidle, which
  * (like the bitmap, and unlike the KPAGEIDLE_SCAN ioctl) does not flush
  * the TLB entries its marks leave stale; docs/kpageidle.md says so.  A
@@ -303,16 +305,6 @@ static int check(const char *name, unsigned long got, unsigned long want)
  * on CPU 0, every switch to a worker reloads CR3.  The workers inherit the
  * mask.  The ioctl path is tested unpinned (idletop/, kpageidle selftest).
  */
-static void pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
-}
-
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "/mnt/scratch";
@@ -325,7 +317,8 @@ int main(int argc, char **argv)
 	int ok;
 
 	page_size = sysconf(_SC_PAGESIZE);
-	pin_cpu0();
+	if (pin_cpu0())		/* see the comment above main() */
+		die("sched_setaffinity");
 	if (access("/proc/kpageidle", F_OK))
 		skip("no /proc/kpageidle");
 	if (access("/proc/kpagecgroup", F_OK))

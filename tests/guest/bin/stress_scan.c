@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "common.h"
 
 #define KPF_COMPOUND_TAIL 16
 #define MAXN 65536
@@ -205,7 +206,6 @@ int main(int argc, char **argv)
 	double secs = 20;
 	int nthreads = 2, i, opt;
 	pthread_t tid[64];
-	uint64_t lo = 0, hi = 1ULL << 36, e;
 
 	while ((opt = getopt(argc, argv, "t:j:s:p:u")) != -1) {
 		switch (opt) {
@@ -231,15 +231,7 @@ int main(int argc, char **argv)
 		perror("stress_scan: open");
 		return 2;
 	}
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (pread(fd_flags, &e, 8, (off_t)(mid * 8)) == 8)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	nr_pfns = lo;
+	nr_pfns = kpage_pfns(fd_flags);
 	printf("stress_scan: seed %" PRIu64 ", %d threads, %" PRIu64 " PFNs%s%s\n",
 	       seed, nthreads, nr_pfns, fd_idle >= 0 ? ", kpageidle" : "",
 	       fd_bm >= 0 ? ", bitmap" : "");

@@ -16,7 +16,7 @@ if [ ! -e /proc/kpageidle ] && [ ! -e /sys/kernel/mm/page_idle/bitmap ]; then
 	echo "SKIP: no idle page tracking in this kernel"
 	exit 77
 fi
-T="tmux -L issue8-$$"
+T="tmux -L tui-signals-$$"
 fail=0
 trap '$T kill-server 2>/dev/null' EXIT
 D=$PWD

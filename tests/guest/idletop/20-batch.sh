@@ -33,42 +33,7 @@ trap cleanup EXIT
 mkdir "$CG" || exit 1
 wsgen --cgroup "$CG" --anon 32M:0.5 --interval 20 --ready ready &
 pid=$!
-i=0
-while [ ! -s ready ]; do
-	i=$((i + 1))
-	[ $i -gt 600 ] && { echo "wsgen not ready"; exit 1; }
-	sleep 0.1
-done
-
-# A JSON syntax check small enough for awk: strings, escapes, nesting,
-# no raw control characters, one object per line.
-json_ok() {
-	awk '
-	function bad(why) { print "bad JSON line " NR ": " why; err = 1; exit 1 }
-	{
-		if (substr($0, 1, 1) != "{") bad("not an object")
-		depth = 0; instr = 0; esc = 0
-		n = length($0)
-		for (i = 1; i <= n; i++) {
-			c = substr($0, i, 1)
-			if (instr) {
-				if (esc) { esc = 0; if (c !~ /["\\\/bfnrtu]/) bad("escape") }
-				else if (c == "\\") esc = 1
-				else if (c == "\"") instr = 0
-				else if (c < " ") bad("control char")
-				continue
-			}
-			if (c == "\"") instr = 1
-			else if (c == "{" || c == "[") st[++depth] = c
-			else if (c == "}") { if (st[depth--] != "{") bad("}") }
-			else if (c == "]") { if (st[depth--] != "[") bad("]") }
-			else if (c !~ /[-0-9a-z.,:eE+ ]/) bad("char " c)
-			if (depth == 0 && i < n) bad("trailing data")
-		}
-		if (depth != 0 || instr) bad("unbalanced")
-	}
-	END { if (err) exit 1; if (NR == 0) { print "no lines"; exit 1 } }' "$1"
-}
+wait_ready "$pid" ready 60 wsgen
 
 fail=0
 idletop -b -n 2 -d 3 --cpu 100 --format json > out.json || { echo "FAIL: idletop json"; fail=1; }

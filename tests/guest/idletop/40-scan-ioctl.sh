@@ -3,9 +3,9 @@
 # timeout: 300
 #
 # The KPAGEIDLE_SCAN ioctl path of idletop against the read + write path
-# (issue 10).  Our kernel series has the ioctl, so a /proc/kpageidle
+# (docs/performance.md).  Our kernel series has the ioctl, so a /proc/kpageidle
 # without it FAILS here: idletop must detect it (default source: its
-# folio records, "method" "scan-folios" in JSON, since issue 16; see
+# folio records, "method" "scan-folios" in JSON; see
 # 70-folios.sh) and --source kpageidle-scan must use its bitmap output
 # ("(scan-ioctl)" in the text header).  Then, for wsgen's known working
 # sets, in the periodic mode (cycle 2 counts what cycle 1's re-marks left

@@ -13,6 +13,7 @@
 # tests/host/80-prometheus-e2e.sh.
 
 set -u
+. "$(dirname "$0")/../common"	# wait_ready
 SL=/sys/fs/cgroup/system.slice
 CG=$SL/g60.service
 pid= ipid=
@@ -34,12 +35,7 @@ echo +memory > "$CG/cgroup.subtree_control"
 mkdir "$CG/deep" || exit 1
 wsgen --cgroup "$CG/deep" --anon 16M:0.5 --interval 20 --ready ready &
 pid=$!
-i=0
-while [ ! -s ready ]; do
-	i=$((i + 1))
-	[ $i -gt 600 ] && { echo "wsgen not ready"; exit 1; }
-	sleep 0.1
-done
+wait_ready "$pid" ready 60 wsgen
 
 fail=0
 idletop --listen 127.0.0.1:9410 --period 2 --cpu 100 -n 3 --max-depth 2 2> err &

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 420
 #
-# The scan ioctl's folio records (KPAGEIDLE_SCAN_FOLIOS, issue 16) in
+# The scan ioctl's folio records (KPAGEIDLE_SCAN_FOLIOS) in
 # idletop, against large folios: XFS page cache (read back by readahead,
 # in folios of 4 to 32 pages on 6.1) and PMD THPs.  Our series has the
 # records, so idletop must use them by default ("scan-folios"); then for

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 240
 #
-# What an idle page monitor does to reclaim under memory.high (issue 15,
-# "MGLRU and marking"; docs/mglru.md).  Marking clears accessed bits and
-# records them in PG_young; MGLRU's aging walkers look only at accessed bits.
+# What an idle page monitor does to reclaim under memory.high
+# (docs/mglru.md, "Marking and MGLRU reclaim").  Marking clears accessed
+# bits and records them in PG_young; MGLRU's aging walkers look only at
+# accessed bits.
 #
 # A workload (mglru_refault) in a cgroup with memory.high 40 MiB: a hot set of
 # 16 MiB anon written once a second, a cold set of 64 MiB anon written
@@ -164,7 +165,7 @@ bound=$(($(val hot_passes "$r_classic_idletop") * hot_pages / 100))
 check "classic-idletop: hot refaults $hot_f <= 1% of hot accesses ($bound)" \
 	"$hot_f -le $bound"
 
-# The effect on MGLRU, reported, not bounded (issue 15: the lead decides).
+# The effect on MGLRU, reported, not bounded: no threshold is agreed on.
 echo "mglru hot-set refaults: $(val hot_majflt "$r_mglru_none") without," \
 	"$(val hot_majflt "$r_mglru_idletop") with idletop (single runs)"
 [ $fail -eq 0 ] && echo "ok: measurement sound, classic LRU unharmed"
