@@ -225,7 +225,7 @@ static void head(struct sbuf *b, const struct report *r)
 		  "\"period_seconds\":%g,\"cycle_seconds\":%.3f,"
 		  "\"cpu_seconds\":%.3f,\"cpu_bound\":%s,",
 		  (unsigned long long)r->cycle, r->start, r->end, r->p.period,
-		  r->end - r->start, r->cpu, r->cpu_bound ? "true" : "false");
+		  r->p.cycle_seconds, r->cpu, r->cpu_bound ? "true" : "false");
 	sb_printf(b, "\"first_window\":%s,\"steady_period_seconds\":%g,",
 		  r->first ? "true" : "false", r->steady);
 	sb_printf(b, "\"ws_complete\":%s,\"ws_window_seconds\":%.3f,",

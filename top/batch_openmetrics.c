@@ -390,7 +390,7 @@ static void globals(struct out *o, const struct report_params *p)
 	      "When the reported cycle ended (UNIX time).", "%.3f", r->end);
 	gauge(o, "idletop_cycle_duration_seconds", "seconds", "Length of the "
 	      "reported cycle (longer than the period when CPU-bound).",
-	      "%.3f", r->end - r->start);
+	      "%.3f", r->p.cycle_seconds);
 	gauge(o, "idletop_cycle_cpu_bound", NULL, "1 when --cpu stretched "
 	      "the reported cycle past the period.", "%.0f", r->cpu_bound);
 	family(o, "idletop_cpu_seconds", "counter", "seconds", "CPU time of "

@@ -28,7 +28,7 @@ static void header(struct sbuf *b, const struct report *r,
 	size_t i;
 
 	sb_init(&d);
-	fmt_duration(&d, r->end - r->start);
+	fmt_duration(&d, r->p.cycle_seconds);
 	sb_printf(b, "idletop - cycle %llu, %s (", (unsigned long long)r->cycle,
 		  sb_str(&d));
 	window(b, r);

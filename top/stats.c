@@ -203,7 +203,7 @@ int report_build(struct report *r, struct cg_tree *tree,
 	r->steady = p->period;
 	if (c->number) {
 		r->p.period = c->period;
-		r->p.cycle_seconds = c->end - c->start;
+		r->p.cycle_seconds = c->seconds;
 	}
 	r->first = c->first;
 	r->cycle = c->number;
