@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* engine.c - scanner + cgroup tree + latest report behind one handle */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,7 +236,7 @@ int engine_mark_wait(struct engine *e, double seconds,
 	e->sc.cfg.period = e->sc.steady_period = seconds;
 	until = now_mono() + seconds;
 	while (!*stop && now_mono() < until)
-		poll(NULL, 0, (int)((until - now_mono()) * 1000) + 1);
+		poll_stop(NULL, 0, until - now_mono() + 0.001, stop);
 	e->sc.no_mark = 1;
 	while (!*stop && (rc = scan_slice(&e->sc, e->err,
 					   sizeof(e->err))) == 0)

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * main.c - idletop: options, then the main loop:
- *   poll(input or nothing, time until the next slice) -> one scan slice
+ *   wait for the next slice (or a stop: poll_stop()) -> one scan slice
  *   -> after a completed cycle the engine has a new report: print it.
  */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,15 +79,6 @@ static void setup_signals(void)
 		    found[sig].sa_handler != SIG_IGN)
 			sigaction(sig, &sa, NULL);
 	}
-}
-
-/* Sleep up to `seconds`, waking early for input on fd (-1: none). */
-static int wait_input(int fd, double seconds)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int ms = seconds > 3600 ? 3600 * 1000 : (int)(seconds * 1000 + 0.5);
-
-	return poll(fd >= 0 ? &p : NULL, fd >= 0 ? 1 : 0, ms);
 }
 
 /* The report in the format asked for; text with --fields' columns. */
@@ -221,8 +211,9 @@ static int batch_loop(struct engine *e, const struct config *cfg,
 
 	while (!stop) {
 		wait = engine_wait(e);
-		if (wait_input(-1, wait > backoff ? wait : backoff) < 0 &&
-		    errno != EINTR)
+		if (wait < backoff)
+			wait = backoff;
+		if (poll_stop(NULL, 0, wait, &stop) < 0 && errno != EINTR)
 			return 1;
 		if (stop)
 			break;

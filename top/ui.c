@@ -292,7 +292,9 @@ static int loop(struct ui *u)
 			wait = next_tick - now_mono();
 		if (!u->paused && wait > next_refresh - now_mono())
 			wait = next_refresh - now_mono();
-		n = poll(&pfd, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+		n = poll_stop(&pfd, 1, wait > 0 ? wait + 0.001 : 0, u->t.stop);
+		if (*u->t.stop)
+			break;
 		if (n < 0 && errno != EINTR)
 			return 1;
 		if (n > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
