@@ -202,33 +202,43 @@ static int show(const struct config *cfg, struct http *h,
 	return rc;
 }
 
+/*
+ * A failed step (engine.h, Errors): said on stderr, counted in the next
+ * report and, with --listen, in idletop_scan_errors_total and named by
+ * /healthz at once while the last report stays served; 1 after
+ * ENGINE_FAILS_MAX in a row: give up.
+ */
+static int step_failed(struct engine *e, struct http *h)
+{
+	if (e->fails >= ENGINE_FAILS_MAX) {
+		fprintf(stderr, "idletop: %s; giving up after %u failures in "
+			"a row\n", e->err, e->fails);
+		return 1;
+	}
+	fprintf(stderr, "idletop: %s; retrying in %.3gs (failure %u of %u "
+		"in a row)\n", e->err, engine_wait(e), e->fails,
+		ENGINE_FAILS_MAX);
+	if (h)
+		http_error(h, e->err);
+	return 0;
+}
+
 static int batch_loop(struct engine *e, const struct config *cfg,
 		      struct http *h, struct select_state *st)
 {
 	unsigned long done = 0;
-	double wait, backoff = 0;
 	int rc;
 
 	while (!stop) {
-		wait = engine_wait(e);
-		if (wait < backoff)
-			wait = backoff;
-		if (poll_stop(NULL, 0, wait, &stop) < 0 && errno != EINTR)
+		if (poll_stop(NULL, 0, engine_wait(e), &stop) < 0 &&
+		    errno != EINTR)
 			return 1;
 		if (stop)
 			break;
 		rc = engine_step(e);
-		backoff = 0;
-		if (rc < 0) {
-			fprintf(stderr, "idletop: %s\n", e->err);
-			if (!h)
-				return 1;
-			/* --listen: the last good report stays served */
-			http_error(h, e->err);
-			backoff = 1;
-			continue;
-		}
-		if (rc == 0)
+		if (rc < 0 && step_failed(e, h))
+			return 1;
+		if (rc <= 0)
 			continue;
 		if (show(cfg, h, &e->report, st))
 			return 1;

@@ -322,3 +322,8 @@ const char *report_warning_text(unsigned bit)
 	       "page reclaim for the whole machine; numbers are right from "
 	       "the second report after). See docs/mglru.md.";
 }
+
+const char *report_error_id(enum report_error e)
+{
+	return e == REPORT_ERR_SCAN ? "scan" : "tree";
+}

@@ -13,7 +13,10 @@
 #   0.5s]") until a report of the new period comes;
 # - in de_DE.UTF-8 (made with localedef under LOCPATH), whose decimal
 #   point is a comma, d 2.5 is taken and shown as 2.5 (only LC_CTYPE is
-#   the locale's), with UTF-8 tree lines and no "1,5M" in the header.
+#   the locale's), with UTF-8 tree lines and no "1,5M" in the header;
+# - the cgroup tree moved away for a moment: the status line says why
+#   and "retrying", the report stays on screen, and new cycles come once
+#   the tree is back.
 set -u
 TMUX_PREFIX=idletop-hdr
 . "$(dirname "$0")/tmux-lib"	# top idletop mkfixture dir tm n S ok bad fail
@@ -95,6 +98,26 @@ elif start "$dir/series" "LOCPATH=$dir/locale LC_ALL=de_DE.UTF-8"; then
 		ok "de_DE.UTF-8: d 2.5 taken, $(line 24 | cut -c1-19), tree lines in UTF-8"
 	else
 		bad "de_DE.UTF-8: d 2.5 not shown as 2.5s, or no UTF-8 tree lines"
+	fi
+fi
+
+# a failed refresh: the error on the status line, the report kept
+cycle() { line 2 | sed -n 's/^cycle \([0-9]*\):.*/\1/p'; }
+if start "$dir/series"; then
+	cg=$dir/series/sys/fs/cgroup
+	mv "$cg" "$cg.away"
+	if until_ok 5 eval 'line 24 | grep -q "No such file or directory; retrying ([1-4] of 5)"' &&
+	   on_line 5 '^NAME' && tm capture-pane -p -t "$S" | grep -q 'plain\.slice'; then
+		ok "tree away: $(line 24 | sed 's/.*: //'), the report kept"
+	else
+		bad "tree away: no 'retrying' on the status line, or the report gone"
+	fi
+	c1=$(cycle)
+	mv "$cg.away" "$cg"
+	if until_ok 10 eval '[ "$(cycle)" -gt "${c1:-0}" ]'; then
+		ok "tree back: cycle ${c1:-?} -> $(cycle)"
+	else
+		bad "tree back: no new cycle after cycle ${c1:-?}"
 	fi
 fi
 exit $fail

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_engine.c - the engine handle over a fixture: loop and one shot */
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
@@ -566,6 +567,78 @@ static void test_wall_clock_steps(void **state)
 	free_steps(b);
 }
 
+/*
+ * Failed refreshes: while the cgroup tree cannot be read (EMFILE at its
+ * opendir), a completed cycle's report fails: the report shown stays,
+ * the failure is counted, the retry waits a period, doubled for each
+ * failure in a row, and the cycle's report is built at the first step
+ * that can; a failed mark write counts as a scan error, and a refresh
+ * that works between scan failures does not reset their count (the TUI
+ * would never give up).  Five in a row is where callers give up.
+ */
+static const char *fault_site;
+
+static int inject(const char *site)
+{
+	return fault_site && !strcmp(site, fault_site) ? EMFILE : 0;
+}
+
+static void test_refresh_errors(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	unsigned i;
+
+	(void)state;
+	open_windows(&fx, &c, &e);
+	util_fault_hook = inject;
+	assert_int_equal(run_until(&e, 1e9), 1);
+	assert_int_equal(e.report.cycle, 1);
+	fault_site = "cg.opendir";
+	while ((i = (unsigned)fake_step(&e)) == 0)
+		;
+	assert_int_equal((int)i, -1);
+	assert_non_null(strstr(e.err, strerror(EMFILE)));
+	assert_int_equal(e.report.cycle, 1);
+	assert_int_equal(e.params.errors[REPORT_ERR_TREE], 1);
+	assert_int_equal(e.report.p.errors[REPORT_ERR_TREE], 1);
+	assert_int_equal(e.fails, 1);
+	assert_true(fabs(engine_wait(&e) - 16) < 1e-6);
+	assert_int_equal(fake_step(&e), -1);
+	assert_int_equal(e.fails, 2);
+	assert_true(fabs(engine_wait(&e) - 32) < 1e-6);
+	assert_int_equal(engine_refresh(&e), -1);	/* the TUI's refresh */
+	assert_int_equal(e.fails, 3);
+	fault_site = NULL;
+	assert_int_equal(fake_step(&e), 1);	/* the cycle's report, late */
+	assert_int_equal(e.report.cycle, 2);
+	assert_int_equal(e.report.p.errors[REPORT_ERR_TREE], 3);
+	assert_int_equal(e.fails, 0);
+	assert_true(engine_wait(&e) < 16);
+	fault_site = "pwrite";			/* the marks cannot be written */
+	assert_int_equal(fake_step(&e), -1);
+	assert_int_equal(e.report.p.errors[REPORT_ERR_SCAN], 1);
+	for (i = 2; i <= ENGINE_FAILS_MAX + 4; i++) {
+		assert_int_equal(fake_step(&e), -1);
+		assert_int_equal(e.fails, i);
+		assert_true(engine_wait(&e) <= ENGINE_RETRY_MAX);
+	}
+	assert_true(fabs(engine_wait(&e) - ENGINE_RETRY_MAX) < 1e-6);
+	assert_int_equal(e.report.cycle, 2);
+	/* a tree read that works does not clear the scan's failures */
+	assert_int_equal(engine_refresh(&e), 1);
+	assert_int_equal(e.fails, ENGINE_FAILS_MAX + 4);
+	fault_site = NULL;
+	assert_int_equal(run_until(&e, 1e9), 1);
+	assert_int_equal(e.report.cycle, 3);
+	assert_int_equal(e.report.p.errors[REPORT_ERR_SCAN],
+			 ENGINE_FAILS_MAX + 4);
+	engine_close(&e);
+	fake_stop();
+	fx_destroy(&fx);
+}
+
 static void test_errors(void **state)
 {
 	struct fixture fx;
@@ -597,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_first_window),
 		cmocka_unit_test(test_freeze),
 		cmocka_unit_test(test_wall_clock_steps),
+		cmocka_unit_test(test_refresh_errors),
 		cmocka_unit_test(test_errors),
 	};
 
