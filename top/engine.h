@@ -31,10 +31,10 @@ struct engine {
 	struct report held;		/* newer, while frozen */
 	int frozen;
 	unsigned warn_last;		/* REPORT_WARN_* at the last look */
-	int unbuilt;			/* sc.last completed, its report failed */
+	int unbuilt;			/* sc.last's report failed: again */
 	unsigned fails;			/* failures in a row (below) */
 	unsigned fails_of[REPORT_ERR_NR];	/* ... of each kind */
-	double retry_at;		/* monotonic: no step before (0: none) */
+	double retry_at;		/* monotonic: no step before it */
 	char err[512];			/* why the last call failed */
 };
 

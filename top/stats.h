@@ -94,7 +94,7 @@ struct report_params {
 	unsigned ws_cycles;
 	unsigned headroom_pct;
 	double period;		/* of the report's cycle; params: the engine's */
-	double cycle_seconds;	/* the cycle's length, monotonic (report_build) */
+	double cycle_seconds;	/* the cycle's length (monotonic clock) */
 	const char *source;	/* "kpageidle" / "bitmap" */
 	const char *method;	/* "scan-folios" / "scan-ioctl" / "read-write" */
 	const char *node;	/* --node-label: a label on every metric */
@@ -111,7 +111,7 @@ struct report {
 	int first;		/* the first, short window (scan.h) */
 	double steady;		/* the period after it */
 	double taken;		/* monotonic time the tree was read */
-	double start, end;	/* timestamps only: lengths are p.cycle_seconds */
+	double start, end;	/* timestamps; the length: p.cycle_seconds */
 	double cpu;		/* CPU seconds the cycle cost */
 	double cpu_total;	/* CPU seconds of all cycles, priming too */
 	/* cycles the idle ages reach back (since the last priming pass) */

@@ -5,8 +5,9 @@
 # The interactive idletop, in a host tmux over a mkfixture tree (no
 # kernel needed), killed by each signal that ends it, leaves the terminal
 # as it found it: the same `stty -a`, the alternate screen left, the
-# cursor shown, the keypad mode and mouse reports off.  SIGINT and SIGTERM exit 0; the
-# others (SIGSEGV, SIGABRT, ...) must end idletop by that same signal
+# cursor shown, the keypad mode and mouse reports off (TERM=screen, and
+# xterm-256color once, whose terminfo has XM).  SIGINT and SIGTERM exit
+# 0; the others (SIGSEGV, SIGABRT, ...) must end idletop by that same signal
 # (exit status 128+N: raised again with the default action, so a core
 # dump is still written); SIGHUP ignored at start (nohup) stays
 # ignored.  Before the signals: the tree's rows of bidi

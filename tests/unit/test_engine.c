@@ -452,9 +452,9 @@ static void workload(struct fixture *fx, const char *cgdir, double t,
 		n = (unsigned)(*next_touch / 16);
 		touch(fx, 0, STEP_PFNS / 4);			/* hot */
 		if (n % 2 == 0)
-			touch(fx, STEP_PFNS / 4, 64);		/* warm, small */
+			touch(fx, STEP_PFNS / 4, 64);	/* warm, small */
 		else
-			touch(fx, STEP_PFNS / 2, STEP_PFNS / 4);	/* warm */
+			touch(fx, STEP_PFNS / 2, STEP_PFNS / 4); /* warm */
 		*next_touch += 16;
 	}
 	snprintf(stat, sizeof(stat), "anon 4194304\nfile 2097152\n"
@@ -616,7 +616,7 @@ static void test_refresh_errors(void **state)
 	assert_int_equal(e.report.p.errors[REPORT_ERR_TREE], 3);
 	assert_int_equal(e.fails, 0);
 	assert_true(engine_wait(&e) < 16);
-	fault_site = "pwrite";			/* the marks cannot be written */
+	fault_site = "pwrite";		/* the marks cannot be written */
 	assert_int_equal(fake_step(&e), -1);
 	assert_int_equal(e.report.p.errors[REPORT_ERR_SCAN], 1);
 	for (i = 2; i <= ENGINE_FAILS_MAX + 4; i++) {
