@@ -49,7 +49,7 @@ struct engine {
  * scan's); e->fails is the larger count, and at ENGINE_FAILS_MAX
  * callers give up.
  */
-#define ENGINE_FAILS_MAX 5
+#define ENGINE_FAILS_MAX 5u
 #define ENGINE_RETRY_MAX 600
 
 /* Where the measurement stands, for a progress display. */
