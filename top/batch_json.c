@@ -231,7 +231,7 @@ static void head(struct sbuf *b, const struct report *r)
 		  r->first ? "true" : "false", r->steady);
 	sb_printf(b, "\"ws_complete\":%s,\"ws_window_seconds\":%.3f,",
 		  r->ws_complete ? "true" : "false",
-		  (r->p.ws_cycles ? r->p.ws_cycles : 1) * (r->end - r->start));
+		  (r->p.ws_cycles ? r->p.ws_cycles : 1) * r->p.cycle_seconds);
 	sb_printf(b, "\"errors\":{\"%s\":%llu,\"%s\":%llu},",
 		  report_error_id(REPORT_ERR_SCAN),
 		  (unsigned long long)r->p.errors[REPORT_ERR_SCAN],

@@ -354,7 +354,7 @@ static void window(struct out *o, const struct report *r)
 	      "for this many cycles is out of the working set.", "%.0f", ws);
 	gauge(o, "idletop_ws_window_seconds", "seconds", "The working set's "
 	      "window: --ws-cycles times the reported cycle's length.",
-	      "%.3f", ws * (r->end - r->start));
+	      "%.3f", ws * r->p.cycle_seconds);
 	gauge(o, "idletop_headroom_ratio", NULL, "--headroom as a ratio: "
 	      "the suggested memory.high is the working set times 1 + this, "
 	      "plus kernel memory.", "%g", r->p.headroom_pct / 100.0);

@@ -143,8 +143,8 @@ static double next_within(const struct config *cfg, const struct report *r)
 
 	if (r && r->p.period > t)
 		t = r->p.period;
-	if (r && r->end - r->start > t)
-		t = r->end - r->start;
+	if (r && r->p.cycle_seconds > t)
+		t = r->p.cycle_seconds;
 	return 2 * t + 10;
 }
 

@@ -373,7 +373,7 @@ struct step_report {
 	uint64_t reaccess, sugg_high, idle_for0;
 	unsigned sugg_cycles;
 	int has_rate;
-	char *text, *json_seconds, *om_seconds;
+	char *text, *json_seconds, *om_seconds, *json_window, *om_window;
 };
 
 static char *render(const struct report *r, enum out_format fmt)
@@ -413,6 +413,8 @@ static void keep_report(struct step_report *k, const struct report *r)
 	k->text = render(r, FMT_TEXT);
 	k->json_seconds = figure(json, "\"cycle_seconds\":");
 	k->om_seconds = figure(om, "\nidletop_cycle_duration_seconds ");
+	k->json_window = figure(json, "\"ws_window_seconds\":");
+	k->om_window = figure(om, "\nidletop_ws_window_seconds ");
 	free(json);
 	free(om);
 }
@@ -513,6 +515,8 @@ static void free_steps(struct step_report *r)
 		free(r[i].text);
 		free(r[i].json_seconds);
 		free(r[i].om_seconds);
+		free(r[i].json_window);
+		free(r[i].om_window);
 	}
 }
 
@@ -531,6 +535,8 @@ static void same_but_time(const struct step_report *a,
 	assert_string_equal(a->text, b->text);
 	assert_string_equal(a->json_seconds, b->json_seconds);
 	assert_string_equal(a->om_seconds, b->om_seconds);
+	assert_string_equal(a->json_window, b->json_window);
+	assert_string_equal(a->om_window, b->om_window);
 }
 
 static void test_wall_clock_steps(void **state)
