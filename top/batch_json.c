@@ -8,6 +8,7 @@
  *  "cpu_bound":BOOL, "first_window":BOOL, "steady_period_seconds":S,
  *  "ws_complete":BOOL (the idle ages cover the working set's window),
  *  "ws_window_seconds":S (--ws-cycles times the cycle's length),
+ *  "errors":{"scan":N, "tree":N} (failed refreshes retried, since start),
  *  "source":"kpageidle"|"bitmap",
  *  "method":"scan-folios"|"scan-ioctl"|"read-write", "page_size":B,
  *  "pfns":N, "ws_cycles":K, "headroom_pct":P,
@@ -225,12 +226,17 @@ static void head(struct sbuf *b, const struct report *r)
 		  "\"period_seconds\":%g,\"cycle_seconds\":%.3f,"
 		  "\"cpu_seconds\":%.3f,\"cpu_bound\":%s,",
 		  (unsigned long long)r->cycle, r->start, r->end, r->p.period,
-		  r->end - r->start, r->cpu, r->cpu_bound ? "true" : "false");
+		  r->p.cycle_seconds, r->cpu, r->cpu_bound ? "true" : "false");
 	sb_printf(b, "\"first_window\":%s,\"steady_period_seconds\":%g,",
 		  r->first ? "true" : "false", r->steady);
 	sb_printf(b, "\"ws_complete\":%s,\"ws_window_seconds\":%.3f,",
 		  r->ws_complete ? "true" : "false",
-		  (r->p.ws_cycles ? r->p.ws_cycles : 1) * (r->end - r->start));
+		  (r->p.ws_cycles ? r->p.ws_cycles : 1) * r->p.cycle_seconds);
+	sb_printf(b, "\"errors\":{\"%s\":%llu,\"%s\":%llu},",
+		  report_error_id(REPORT_ERR_SCAN),
+		  (unsigned long long)r->p.errors[REPORT_ERR_SCAN],
+		  report_error_id(REPORT_ERR_TREE),
+		  (unsigned long long)r->p.errors[REPORT_ERR_TREE]);
 	jstr(b, "source", r->p.source);
 	jstr(b, "method", r->p.method ? r->p.method : "");
 	sb_printf(b, "\"page_size\":%llu,\"pfns\":%llu,\"ws_cycles\":%u,"

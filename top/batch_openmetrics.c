@@ -354,7 +354,7 @@ static void window(struct out *o, const struct report *r)
 	      "for this many cycles is out of the working set.", "%.0f", ws);
 	gauge(o, "idletop_ws_window_seconds", "seconds", "The working set's "
 	      "window: --ws-cycles times the reported cycle's length.",
-	      "%.3f", ws * (r->end - r->start));
+	      "%.3f", ws * r->p.cycle_seconds);
 	gauge(o, "idletop_headroom_ratio", NULL, "--headroom as a ratio: "
 	      "the suggested memory.high is the working set times 1 + this, "
 	      "plus kernel memory.", "%g", r->p.headroom_pct / 100.0);
@@ -390,7 +390,7 @@ static void globals(struct out *o, const struct report_params *p)
 	      "When the reported cycle ended (UNIX time).", "%.3f", r->end);
 	gauge(o, "idletop_cycle_duration_seconds", "seconds", "Length of the "
 	      "reported cycle (longer than the period when CPU-bound).",
-	      "%.3f", r->end - r->start);
+	      "%.3f", r->p.cycle_seconds);
 	gauge(o, "idletop_cycle_cpu_bound", NULL, "1 when --cpu stretched "
 	      "the reported cycle past the period.", "%.0f", r->cpu_bound);
 	family(o, "idletop_cpu_seconds", "counter", "seconds", "CPU time of "

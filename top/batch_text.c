@@ -13,6 +13,22 @@ static void warnings(struct sbuf *b, const struct report *r)
 			sb_printf(b, "WARNING: %s\n", report_warning_text(bit));
 }
 
+/* Refreshes that failed and were retried, when there were any. */
+static void errors(struct sbuf *b, const struct report *r)
+{
+	int i;
+
+	for (i = 0; i < REPORT_ERR_NR && !r->p.errors[i]; i++)
+		;
+	if (i == REPORT_ERR_NR)
+		return;
+	sb_puts(b, "ERRORS (retried, since start):");
+	for (i = 0; i < REPORT_ERR_NR; i++)
+		sb_printf(b, " %s %llu", report_error_id(i),
+			  (unsigned long long)r->p.errors[i]);
+	sb_putc(b, '\n');
+}
+
 /* What the report measured: a first window says so. */
 static void window(struct sbuf *b, const struct report *r)
 {
@@ -28,7 +44,7 @@ static void header(struct sbuf *b, const struct report *r,
 	size_t i;
 
 	sb_init(&d);
-	fmt_duration(&d, r->end - r->start);
+	fmt_duration(&d, r->p.cycle_seconds);
 	sb_printf(b, "idletop - cycle %llu, %s (", (unsigned long long)r->cycle,
 		  sb_str(&d));
 	window(b, r);
@@ -38,6 +54,7 @@ static void header(struct sbuf *b, const struct report *r,
 		  (unsigned long long)r->pfns,
 		  (unsigned long long)r->p.page_size, r->cpu);
 	warnings(b, r);
+	errors(b, r);
 	sb_printf(b, "WORKSET: resident less pages idle >= %u cycle(s); "
 		  "LOW* = WORKSET, HIGH* = WORKSET (no swap: >= anon+shmem) "
 		  "+ %u%% + kernel (4 MiB units), none for slices",

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* engine.c - scanner + cgroup tree + latest report behind one handle */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +102,39 @@ void engine_close(struct engine *e)
 
 double engine_wait(const struct engine *e)
 {
-	return scan_wait(&e->sc);
+	double w = scan_wait(&e->sc), r = e->retry_at - now_mono();
+
+	return r > w ? r : w;
+}
+
+/* The call failed (Errors in engine.h): count it, hold the next step. */
+static int failed(struct engine *e, enum report_error what)
+{
+	double wait = scan_period(&e->sc);
+	unsigned i;
+
+	e->params.errors[what]++;
+	e->report.p.errors[what] = e->params.errors[what];
+	e->held.p.errors[what] = e->params.errors[what];
+	if (++e->fails_of[what] > e->fails)
+		e->fails = e->fails_of[what];
+	for (i = 1; i < e->fails_of[what] && wait < ENGINE_RETRY_MAX; i++)
+		wait *= 2;
+	e->retry_at = now_mono() + (wait < ENGINE_RETRY_MAX ? wait :
+				    ENGINE_RETRY_MAX);
+	return -1;
+}
+
+static void succeeded(struct engine *e, enum report_error what)
+{
+	unsigned i;
+
+	e->fails_of[what] = 0;
+	for (e->fails = 0, i = 0; i < REPORT_ERR_NR; i++)
+		if (e->fails_of[i] > e->fails)
+			e->fails = e->fails_of[i];
+	if (!e->fails)
+		e->retry_at = 0;
 }
 
 /*
@@ -135,7 +166,12 @@ static int build(struct engine *e)
 
 int engine_refresh(struct engine *e)
 {
-	return e->frozen ? 0 : build(e);
+	if (e->frozen)
+		return 0;
+	if (build(e) < 0)
+		return failed(e, REPORT_ERR_TREE);
+	succeeded(e, REPORT_ERR_TREE);
+	return 1;
 }
 
 int engine_set_period(struct engine *e, double seconds)
@@ -222,7 +258,17 @@ int engine_step(struct engine *e)
 {
 	int rc = scan_slice(&e->sc, e->err, sizeof(e->err));
 
-	return rc == 1 ? build(e) : rc;
+	if (rc < 0)
+		return failed(e, REPORT_ERR_SCAN);
+	succeeded(e, REPORT_ERR_SCAN);
+	if (rc == 1 || e->unbuilt) {
+		rc = build(e);
+		e->unbuilt = rc < 0;
+		if (rc < 0)
+			return failed(e, REPORT_ERR_TREE);
+		succeeded(e, REPORT_ERR_TREE);
+	}
+	return rc;
 }
 
 int engine_mark_wait(struct engine *e, double seconds,
@@ -237,7 +283,7 @@ int engine_mark_wait(struct engine *e, double seconds,
 	e->sc.cfg.period = e->sc.steady_period = seconds;
 	until = now_mono() + seconds;
 	while (!*stop && now_mono() < until)
-		poll(NULL, 0, (int)((until - now_mono()) * 1000) + 1);
+		poll_stop(NULL, 0, until - now_mono() + 0.001, stop);
 	e->sc.no_mark = 1;
 	while (!*stop && (rc = scan_slice(&e->sc, e->err,
 					   sizeof(e->err))) == 0)

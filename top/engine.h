@@ -31,8 +31,26 @@ struct engine {
 	struct report held;		/* newer, while frozen */
 	int frozen;
 	unsigned warn_last;		/* REPORT_WARN_* at the last look */
+	int unbuilt;			/* sc.last's report failed: again */
+	unsigned fails;			/* failures in a row (below) */
+	unsigned fails_of[REPORT_ERR_NR];	/* ... of each kind */
+	double retry_at;		/* monotonic: no step before it */
 	char err[512];			/* why the last call failed */
 };
+
+/*
+ * Errors: a failed engine_step() or engine_refresh() keeps e->report,
+ * counts the failure in e->params.errors (and in e->report.p.errors, so
+ * that the report shown says so), and engine_wait() holds the next step
+ * back: a period, doubled after each failure in a row, at most
+ * ENGINE_RETRY_MAX seconds.  A cycle whose report failed is built again
+ * at the next step.  Failures in a row are counted per kind (a scan
+ * slice that works does not clear the tree's, nor a tree read the
+ * scan's); e->fails is the larger count, and at ENGINE_FAILS_MAX
+ * callers give up.
+ */
+#define ENGINE_FAILS_MAX 5u
+#define ENGINE_RETRY_MAX 600
 
 /* Where the measurement stands, for a progress display. */
 struct engine_progress {
@@ -52,11 +70,12 @@ struct engine_progress {
 /* Find the cgroup root, open the sources. 0, or -1 with e->err. */
 int engine_open(struct engine *e, const struct config *cfg);
 void engine_close(struct engine *e);
-/* Seconds until the next slice is due. */
+/* Seconds until the next slice is due (or the retry after an error). */
 double engine_wait(const struct engine *e);
 /*
  * One scan slice. 1: a cycle completed and e->report holds its report
- * (the tree was rescanned for it), 0: nothing new, -1: error (e->err).
+ * (the tree was rescanned for it), 0: nothing new, -1: error (e->err;
+ * e->report stays: see Errors above).
  */
 int engine_step(struct engine *e);
 /*

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * main.c - idletop: options, then the main loop:
- *   poll(input or nothing, time until the next slice) -> one scan slice
+ *   wait for the next slice (or a stop: poll_stop()) -> one scan slice
  *   -> after a completed cycle the engine has a new report: print it.
  */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,15 +81,6 @@ static void setup_signals(void)
 	}
 }
 
-/* Sleep up to `seconds`, waking early for input on fd (-1: none). */
-static int wait_input(int fd, double seconds)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int ms = seconds > 3600 ? 3600 * 1000 : (int)(seconds * 1000 + 0.5);
-
-	return poll(fd >= 0 ? &p : NULL, fd >= 0 ? 1 : 0, ms);
-}
-
 /* The report in the format asked for; text with --fields' columns. */
 static int print(FILE *f, const struct report *r, const struct config *cfg)
 {
@@ -153,8 +143,8 @@ static double next_within(const struct config *cfg, const struct report *r)
 
 	if (r && r->p.period > t)
 		t = r->p.period;
-	if (r && r->end - r->start > t)
-		t = r->end - r->start;
+	if (r && r->p.cycle_seconds > t)
+		t = r->p.cycle_seconds;
 	return 2 * t + 10;
 }
 
@@ -212,32 +202,43 @@ static int show(const struct config *cfg, struct http *h,
 	return rc;
 }
 
+/*
+ * A failed step (engine.h, Errors): said on stderr, counted in the next
+ * report and, with --listen, in idletop_scan_errors_total and named by
+ * /healthz at once while the last report stays served; 1 after
+ * ENGINE_FAILS_MAX in a row: give up.
+ */
+static int step_failed(struct engine *e, struct http *h)
+{
+	if (e->fails >= ENGINE_FAILS_MAX) {
+		fprintf(stderr, "idletop: %s; giving up after %u failures in "
+			"a row\n", e->err, e->fails);
+		return 1;
+	}
+	fprintf(stderr, "idletop: %s; retrying in %.3gs (failure %u of %u "
+		"in a row)\n", e->err, engine_wait(e), e->fails,
+		ENGINE_FAILS_MAX);
+	if (h)
+		http_error(h, e->err);
+	return 0;
+}
+
 static int batch_loop(struct engine *e, const struct config *cfg,
 		      struct http *h, struct select_state *st)
 {
 	unsigned long done = 0;
-	double wait, backoff = 0;
 	int rc;
 
 	while (!stop) {
-		wait = engine_wait(e);
-		if (wait_input(-1, wait > backoff ? wait : backoff) < 0 &&
+		if (poll_stop(NULL, 0, engine_wait(e), &stop) < 0 &&
 		    errno != EINTR)
 			return 1;
 		if (stop)
 			break;
 		rc = engine_step(e);
-		backoff = 0;
-		if (rc < 0) {
-			fprintf(stderr, "idletop: %s\n", e->err);
-			if (!h)
-				return 1;
-			/* --listen: the last good report stays served */
-			http_error(h, e->err);
-			backoff = 1;
-			continue;
-		}
-		if (rc == 0)
+		if (rc < 0 && step_failed(e, h))
+			return 1;
+		if (rc <= 0)
 			continue;
 		if (show(cfg, h, &e->report, st))
 			return 1;

@@ -383,10 +383,24 @@ static int one(struct config *c, int opt, const char *arg, FILE *out,
 	return OPT_USAGE;
 }
 
+/*
+ * -o, -f and -n shape the reports of -b, --listen and --mark-wait; the
+ * interactive view prints none, so there they are a mistake, not a no-op.
+ */
+static int output_opt_alone(const struct config *c, int opt, FILE *err)
+{
+	if (!opt || c->batch || c->listen || c->mark_wait >= 0)
+		return 0;
+	fprintf(err, "idletop: -%c is for report output: add -b (or "
+		"--listen, --mark-wait)\n"
+		"Try 'idletop --help' for more information.\n", opt);
+	return 1;
+}
+
 int options_parse(struct config *c, int argc, char **argv, FILE *out,
 		  FILE *err)
 {
-	int opt, rc;
+	int opt, rc, output_opt = 0;
 
 	optind = 1;
 	opterr = 1;
@@ -395,7 +409,11 @@ int options_parse(struct config *c, int argc, char **argv, FILE *out,
 		rc = one(c, opt, optarg, out, err);
 		if (rc != OPT_OK)
 			return rc;
+		if (opt == 'o' || opt == 'f' || opt == 'n')
+			output_opt = opt;
 	}
+	if (output_opt_alone(c, output_opt, err))
+		return OPT_USAGE;
 	if (c->listen && c->mark_wait >= 0) {
 		fprintf(err, "idletop: --listen and --mark-wait do not go "
 			"together\n");

@@ -70,7 +70,6 @@ static void start_cycle(struct scanner *sc)
 	sc->cursor = 0;
 	sc->cpu_bound = 0;
 	sc->thp.active = 0;
-	sc->cycle_real = now_real();
 	sc->cycle_mono = now_mono();
 	sc->cycle_cpu = now_cpu();
 	sc->last_ino = 0;
@@ -171,8 +170,9 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.number = sc->cycle;
 	sc->last.period = sc->cfg.period;
 	sc->last.first = sc->first;
-	sc->last.start = sc->cycle_real;
+	sc->last.seconds = now_mono() - sc->cycle_mono;
 	sc->last.end = now_real();
+	sc->last.start = sc->last.end - sc->last.seconds;
 	sc->last.cpu = now_cpu() - sc->cycle_cpu;
 	sc->last.cpu_bound = sc->cpu_bound;
 	sc->last.pfns = sc->cursor;
@@ -209,7 +209,6 @@ static int end_first(struct scanner *sc)
 	update_debt(sc);
 	debt = sc->cpu_debt;
 	sc->cycle_mono += debt;
-	sc->cycle_real += debt;
 	sc->next_at = sc->cycle_mono;
 	return 1;
 }

@@ -45,7 +45,9 @@ struct scan_config {
 /* One completed cycle. */
 struct scan_cycle {
 	uint64_t number;	/* 0: none completed yet */
-	double start, end;	/* wall clock (CLOCK_REALTIME) */
+	double seconds;		/* its length, on CLOCK_MONOTONIC */
+	/* timestamps (CLOCK_REALTIME at the end): start = end - seconds */
+	double start, end;
 	double period;		/* the period it was paced to */
 	int first;		/* the first window (cfg.first_period) */
 	double cpu;		/* CPU seconds spent on the cycle */
@@ -88,7 +90,7 @@ struct scanner {
 	struct acct cur;
 	uint64_t last_ino;		/* one-entry lookup cache */
 	struct cg_pages *last_pages;
-	double cycle_real, cycle_mono, cycle_cpu;
+	double cycle_mono, cycle_cpu;	/* when the cycle began */
 	double next_at;			/* monotonic time the next slice is due */
 	double debt_mono, debt_cpu;	/* clocks when the debt was last updated */
 	double cpu_debt;		/* pace.h: wait owed to the CPU budget */

@@ -203,7 +203,7 @@ int report_build(struct report *r, struct cg_tree *tree,
 	r->steady = p->period;
 	if (c->number) {
 		r->p.period = c->period;
-		r->p.cycle_seconds = c->end - c->start;
+		r->p.cycle_seconds = c->seconds;
 	}
 	r->first = c->first;
 	r->cycle = c->number;
@@ -321,4 +321,9 @@ const char *report_warning_text(unsigned bit)
 	       "MGLRU off: echo n > /sys/kernel/mm/lru_gen/enabled (changes "
 	       "page reclaim for the whole machine; numbers are right from "
 	       "the second report after). See docs/mglru.md.";
+}
+
+const char *report_error_id(enum report_error e)
+{
+	return e == REPORT_ERR_SCAN ? "scan" : "tree";
 }

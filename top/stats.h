@@ -82,12 +82,19 @@ enum report_warning {
 };
 #define REPORT_WARN_ALL (REPORT_WARN_MGLRU | REPORT_WARN_DAMON)
 
+/* What failed in a refresh that idletop retried (engine.h). */
+enum report_error {
+	REPORT_ERR_SCAN,	/* a scan slice: kpageflags, the idle source */
+	REPORT_ERR_TREE,	/* the cgroup tree, memory.*, the report */
+	REPORT_ERR_NR,
+};
+
 struct report_params {
 	unsigned warnings;	/* REPORT_WARN_*, checked at each report */
 	unsigned ws_cycles;
 	unsigned headroom_pct;
 	double period;		/* of the report's cycle; params: the engine's */
-	double cycle_seconds;	/* the cycle's length (report_build sets it) */
+	double cycle_seconds;	/* the cycle's length (monotonic clock) */
 	const char *source;	/* "kpageidle" / "bitmap" */
 	const char *method;	/* "scan-folios" / "scan-ioctl" / "read-write" */
 	const char *node;	/* --node-label: a label on every metric */
@@ -95,6 +102,7 @@ struct report_params {
 	struct idle_tbuckets tb;	/* idle time buckets, seconds */
 	int no_swap;		/* the node has no swap (SwapTotal 0, or no
 				 * /proc/meminfo) */
+	uint64_t errors[REPORT_ERR_NR];	/* failed refreshes since start */
 };
 
 struct report {
@@ -103,7 +111,7 @@ struct report {
 	int first;		/* the first, short window (scan.h) */
 	double steady;		/* the period after it */
 	double taken;		/* monotonic time the tree was read */
-	double start, end;	/* wall clock of the cycle */
+	double start, end;	/* timestamps; the length: p.cycle_seconds */
 	double cpu;		/* CPU seconds the cycle cost */
 	double cpu_total;	/* CPU seconds of all cycles, priming too */
 	/* cycles the idle ages reach back (since the last priming pass) */
@@ -138,6 +146,8 @@ uint64_t stats_idle_ge(const struct cg_pages *p, int bucket);
 const char *report_warning_id(unsigned bit);
 const char *report_warning_short(unsigned bit);
 const char *report_warning_text(unsigned bit);
+/* A REPORT_ERR_*'s stable id: "scan", "tree". */
+const char *report_error_id(enum report_error e);
 void stats_derive(struct cg_stat *s, const struct report_params *p);
 uint64_t round_up(uint64_t v, uint64_t to);
 

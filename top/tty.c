@@ -11,7 +11,7 @@
 
 static struct termios saved;
 static int tty_fd = -1;
-static char undo[256];	/* rmkx sgr0 cnorm rmcup, padding removed */
+static char undo[256];	/* mouse off, rmkx sgr0 cnorm rmcup, no padding */
 static size_t undo_len;
 static volatile sig_atomic_t armed;
 
@@ -23,11 +23,9 @@ int tty_save(int fd)
 	return 0;
 }
 
-/* Append terminfo string cap without its "$<5>" padding; drop it whole
- * if it does not fit. */
-static void add_cap(const char *cap)
+/* Append s without its "$<5>" padding; drop it whole if it does not fit. */
+static void add_str(const char *s)
 {
-	const char *s = tigetstr(cap);
 	size_t n = undo_len;
 
 	if (!s || s == (const char *)-1)
@@ -44,9 +42,30 @@ static void add_cap(const char *cap)
 	undo_len = n;
 }
 
+static void add_cap(const char *cap)
+{
+	add_str(tigetstr(cap));
+}
+
+/*
+ * Mouse reports off, as endwin() sends them: the terminal's XM string
+ * with 0 (ncurses' extended capability), else, for a terminal with xterm
+ * mouse reports (kmous), the modes ncurses turns on, off.
+ */
+static void add_mouse_off(void)
+{
+	const char *xm = tigetstr("XM"), *km = tigetstr("kmous");
+
+	if (xm && xm != (const char *)-1)
+		add_str(tiparm(xm, 0));
+	else if (km && km != (const char *)-1 && *km)
+		add_str("\033[?1006l\033[?1002l\033[?1000l");
+}
+
 void tty_arm(void)
 {
 	undo_len = 0;
+	add_mouse_off();
 	add_cap("rmkx");
 	add_cap("sgr0");
 	add_cap("cnorm");

@@ -2,10 +2,11 @@
 /*
  * tty.h - put the terminal back from a signal handler.  endwin() is not
  * async-signal-safe, so the TUI records, while it starts, the termios it
- * found and the terminfo strings that undo its screen (rmcup: leave the
- * alternate screen, cnorm: show the cursor, sgr0: plain attributes,
- * rmkx: keypad off); tty_restore() then needs only write() and
- * tcsetattr(), both async-signal-safe.
+ * found and the terminfo strings that undo its screen (mouse reports
+ * off: XM with 0, or xterm's modes; rmcup: leave the alternate screen,
+ * cnorm: show the cursor, sgr0: plain attributes, rmkx: keypad off);
+ * tty_restore() then needs only write() and tcsetattr(), both
+ * async-signal-safe.
  */
 #ifndef IDLETOP_TTY_H
 #define IDLETOP_TTY_H

@@ -221,8 +221,24 @@ static int fail(struct ui *u)
 {
 	endwin();
 	tty_disarm();
-	fprintf(stderr, "idletop: %s\n", u->e->err);
+	fprintf(stderr, "idletop: %s; giving up after %u failures in a row\n",
+		u->e->err, u->e->fails);
 	return -1;
+}
+
+/*
+ * A failed refresh or step (engine.h, Errors): the report stays, the
+ * error is on the status line, the engine retries; after
+ * ENGINE_FAILS_MAX in a row, idletop ends.
+ */
+static int failed(struct ui *u)
+{
+	if (u->e->fails >= ENGINE_FAILS_MAX)
+		return fail(u);
+	ui_msg(u, "%s; retrying (%u of %u)", u->e->err, u->e->fails,
+	       ENGINE_FAILS_MAX);
+	u->dirty = 1;
+	return 0;
 }
 
 /*
@@ -253,10 +269,10 @@ static int step(struct ui *u, double *next_refresh)
 		rc = engine_refresh(u->e);
 		u->refresh_gap = display_gap(u, now_cpu() - c0, u->delay);
 		*next_refresh = now_mono() + u->refresh_gap;
-		return rc < 0 ? fail(u) : rc == 1 ? (reload(u), 0) : 0;
+		return rc < 0 ? failed(u) : rc == 1 ? (reload(u), 0) : 0;
 	}
 	if (rc < 0)
-		return fail(u);
+		return failed(u);
 	if (rc == 1) {
 		reload(u);
 		*next_refresh = now_mono() + (u->refresh_gap > u->delay ?
@@ -292,7 +308,9 @@ static int loop(struct ui *u)
 			wait = next_tick - now_mono();
 		if (!u->paused && wait > next_refresh - now_mono())
 			wait = next_refresh - now_mono();
-		n = poll(&pfd, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+		n = poll_stop(&pfd, 1, wait > 0 ? wait + 0.001 : 0, u->t.stop);
+		if (*u->t.stop)
+			break;
 		if (n < 0 && errno != EINTR)
 			return 1;
 		if (n > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))

@@ -33,7 +33,11 @@ int ui_term_start(struct ui *u, struct screen **scr)
 {
 	const char *cs;
 
-	setlocale(LC_ALL, "");
+	/*
+	 * The character set only, as htop: numbers are read and printed
+	 * the C way ("2.5", never "2,5") whatever LC_NUMERIC says.
+	 */
+	setlocale(LC_CTYPE, "");
 	cs = nl_langinfo(CODESET);
 	u->t.utf8 = cs && !strcmp(cs, "UTF-8");
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

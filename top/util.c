@@ -2,6 +2,7 @@
 /* util.c - checked I/O and string helpers */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -304,4 +305,33 @@ double now_cpu(void)
 double now_real(void)
 {
 	return clock_s(CLOCK_REALTIME);
+}
+
+int poll_stop(struct pollfd *fds, nfds_t n, double seconds,
+	      volatile sig_atomic_t *stop)
+{
+	struct timespec ts;
+	sigset_t block, old;
+	int r, e;
+
+	if (!(seconds > 0))
+		seconds = 0;
+	if (seconds > 3600)
+		seconds = 3600;
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (*stop) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return 0;
+	}
+	util_fault("poll_stop");	/* tests: a signal after the check */
+	r = ppoll(fds, n, &ts, &old);
+	e = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return r;
 }

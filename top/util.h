@@ -3,6 +3,8 @@
 #ifndef IDLETOP_UTIL_H
 #define IDLETOP_UTIL_H
 
+#include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +50,16 @@ int replace_path(const char *path, mode_t mode,
 double now_mono(void);
 double now_cpu(void);
 double now_real(void);
+/*
+ * poll() for up to `seconds` (at most an hour) that a stop cannot slip
+ * past: SIGINT and SIGTERM, whose handlers set *stop, are blocked while
+ * *stop is checked and unblocked by ppoll() only for the wait, so one
+ * that comes after the check ends the wait at once.  0 without waiting
+ * when *stop is set; else like poll(): ready fds, 0 on timeout, -1 with
+ * errno (EINTR: a signal came).
+ */
+int poll_stop(struct pollfd *fds, nfds_t n, double seconds,
+	      volatile sig_atomic_t *stop);
 
 /*
  * Test hooks, NULL in idletop itself. util_fault(site) returns the errno

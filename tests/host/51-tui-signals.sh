@@ -5,8 +5,9 @@
 # The interactive idletop, in a host tmux over a mkfixture tree (no
 # kernel needed), killed by each signal that ends it, leaves the terminal
 # as it found it: the same `stty -a`, the alternate screen left, the
-# cursor shown, the keypad mode off.  SIGINT and SIGTERM exit 0; the
-# others (SIGSEGV, SIGABRT, ...) must end idletop by that same signal
+# cursor shown, the keypad mode and mouse reports off (TERM=screen, and
+# xterm-256color once, whose terminfo has XM).  SIGINT and SIGTERM exit
+# 0; the others (SIGSEGV, SIGABRT, ...) must end idletop by that same signal
 # (exit status 128+N: raised again with the default action, so a core
 # dump is still written); SIGHUP ignored at start (nohup) stays
 # ignored.  Before the signals: the tree's rows of bidi
@@ -26,8 +27,12 @@ stty -a > "$dir/after"
 exec sleep 600
 EOF
 
+term=screen
 on_screen() { tm capture-pane -p -t "$S" | grep -q "$1"; }
-flags() { tm display -p -t "$S" '#{alternate_on} #{cursor_flag} #{keypad_cursor_flag}'; }
+# alternate screen, cursor, keypad, mouse reports (standard, any mode)
+flags() {
+	tm display -p -t "$S" '#{alternate_on} #{cursor_flag} #{keypad_cursor_flag} #{mouse_standard_flag} #{mouse_any_flag}'
+}
 
 # start(): idletop in a fresh session, shown and measuring (zw's IDLE%:
 # half of its pages never read idle in mkfixture); 1 on failure
@@ -36,7 +41,7 @@ start() {
 	n=$((n + 1)) S=$TMUX_PREFIX-$$-$n
 	rm -f "$dir/pid" "$dir/rc" "$dir/before" "$dir/after"
 	tm new-session -d -x 110 -y 30 -s "$S" \
-		"env LANG=C.UTF-8 TERM=screen bash $dir/pane.sh" || return 1
+		"env LANG=C.UTF-8 TERM=$term bash $dir/pane.sh" || return 1
 	until_ok 10 on_screen 'zw.*  50\.0  ' && [ -s "$dir/pid" ]
 }
 
@@ -56,34 +61,46 @@ else
 	bad "idletop did not start in tmux"; tm capture-pane -p -t "$S"
 fi
 
-for sig in INT TERM HUP QUIT SEGV ABRT BUS FPE ILL USR1; do
+# kill idletop (shown in a fresh session) with SIG$1, check the terminal
+check_signal() {
+	local sig=$1 what="SIG$1" want rc
+	[ "$term" = screen ] || what="$what (TERM=$term)"
 	if ! start; then
-		bad "SIG$sig: idletop did not start"
-		continue
+		bad "$what: idletop did not start"
+		return
 	fi
-	[ "$(flags)" = "1 0 1" ] || bad "SIG$sig: before: alternate/cursor/keypad $(flags)"
+	[ "$(flags)" = "1 0 1 1 1" ] || bad "$what: before: alternate/cursor/keypad/mouse $(flags)"
 	kill -s "$sig" "$(cat "$dir/pid")"
 	if ! until_ok 10 test -s "$dir/after"; then
-		bad "SIG$sig: idletop did not end"
-		continue
+		bad "$what: idletop did not end"
+		return
 	fi
 	want=$((128 + $(kill -l "$sig")))
 	case $sig in INT|TERM) want=0 ;; esac
 	rc=$(cat "$dir/rc")
-	if cmp -s "$dir/before" "$dir/after" && [ "$(flags)" = "0 1 0" ] &&
+	if cmp -s "$dir/before" "$dir/after" && [ "$(flags)" = "0 1 0 0 0" ] &&
 	   [ "$rc" -eq "$want" ]; then
-		ok "SIG$sig: terminal restored, exit $rc"
+		ok "$what: terminal restored, exit $rc"
 	else
-		bad "SIG$sig: exit $rc (want $want), alternate/cursor/keypad $(flags) (want 0 1 0)"
+		bad "$what: exit $rc (want $want), alternate/cursor/keypad/mouse $(flags) (want 0 1 0 0 0)"
 		diff "$dir/before" "$dir/after"
 	fi
+}
+
+for sig in INT TERM HUP QUIT SEGV ABRT BUS FPE ILL USR1; do
+	check_signal "$sig"
 done
+# xterm's terminfo has the XM string that mouse reports are turned
+# off with; screen's has not (the fallback, above)
+term=xterm-256color
+check_signal SEGV
+term=screen
 # ignored at start (nohup): SIGHUP stays ignored, idletop runs on
 touch "$dir/nohup"
 if start; then
 	kill -s HUP "$(cat "$dir/pid")"
 	sleep 1
-	if [ ! -e "$dir/rc" ] && [ "$(flags)" = "1 0 1" ]; then
+	if [ ! -e "$dir/rc" ] && [ "$(flags)" = "1 0 1 1 1" ]; then
 		ok "SIGHUP ignored at start (nohup) stays ignored"
 	else
 		bad "SIGHUP ignored at start ended idletop: exit $(cat "$dir/rc" 2> /dev/null)"

@@ -10,7 +10,13 @@
 # - p freezes the report ("[FROZEN: cycle N of period P, K newer]") while
 #   measuring goes on, p again shows the newest cycle;
 # - w 3 starts anew at 3 s ("new period", "[showing: cycle N of period
-#   0.5s]") until a report of the new period comes.
+#   0.5s]") until a report of the new period comes;
+# - in de_DE.UTF-8 (made with localedef under LOCPATH), whose decimal
+#   point is a comma, d 2.5 is taken and shown as 2.5 (only LC_CTYPE is
+#   the locale's), with UTF-8 tree lines and no "1,5M" in the header;
+# - the cgroup tree moved away for a moment: the status line says why
+#   and "retrying", the report stays on screen, and new cycles come once
+#   the tree is back.
 set -u
 TMUX_PREFIX=idletop-hdr
 . "$(dirname "$0")/tmux-lib"	# top idletop mkfixture dir tm n S ok bad fail
@@ -19,11 +25,11 @@ line() { tm capture-pane -p -t "$S" | sed -n "$1p"; }
 on_line() { line "$1" | grep -qE "$2"; }
 nowhere() { ! tm capture-pane -p -t "$S" | grep -qE "$1"; }
 
-start() {	# root: idletop at --period 0.5 in a fresh server
+start() {	# root [env]: idletop at --period 0.5 in a fresh server
 	tm kill-server 2> /dev/null
 	n=$((n + 1)) S=$TMUX_PREFIX-$$-$n
 	tm new-session -d -x 120 -y 24 -s "$S" \
-		"env LANG=C.UTF-8 TERM=screen $idletop --root $1 --period 0.5 --cpu 100; sleep 600" ||
+		"env LANG=C.UTF-8 ${2:-} TERM=screen $idletop --root $1 --period 0.5 --cpu 100; sleep 600" ||
 		{ bad "tmux new-session"; return 1; }
 	until_ok 10 on_line 2 '^cycle [0-9]+:'
 }
@@ -75,5 +81,43 @@ if until_ok 12 on_line 2 '^cycle [0-9]+: .*period 3\.0s' && nowhere 'showing:'; 
 	ok "w 3: a report of the new period, two periods later"
 else
 	bad "w 3: no report of the new period"
+fi
+
+# de_DE.UTF-8: a decimal comma in LC_NUMERIC, UTF-8 in LC_CTYPE
+mkdir "$dir/locale"
+if ! localedef -i de_DE -f UTF-8 "$dir/locale/de_DE.UTF-8" > "$dir/localedef.log" 2>&1; then
+	bad "localedef -i de_DE -f UTF-8 (Debian package locales): $(tail -n 3 "$dir/localedef.log")"
+elif [ "$(LOCPATH=$dir/locale LC_ALL=de_DE.UTF-8 locale decimal_point 2> /dev/null)" != , ]; then
+	bad "the de_DE.UTF-8 made by localedef has no decimal comma"
+elif start "$dir/series" "LOCPATH=$dir/locale LC_ALL=de_DE.UTF-8"; then
+	tm send-keys -t "$S" d 2.5 Enter
+	if until_ok 3 eval 'line 24 | grep -q "^refresh every 2\.5s "' &&
+	   until_ok 3 on_line 2 'refresh 2\.5s' &&
+	   tm capture-pane -p -t "$S" | grep -q '[├└]─' &&
+	   ! tm capture-pane -p -t "$S" | sed -n 1,4p | grep -qE '[0-9],[0-9]'; then
+		ok "de_DE.UTF-8: d 2.5 taken, $(line 24 | cut -c1-19), tree lines in UTF-8"
+	else
+		bad "de_DE.UTF-8: d 2.5 not shown as 2.5s, or no UTF-8 tree lines"
+	fi
+fi
+
+# a failed refresh: the error on the status line, the report kept
+cycle() { line 2 | sed -n 's/^cycle \([0-9]*\):.*/\1/p'; }
+if start "$dir/series"; then
+	cg=$dir/series/sys/fs/cgroup
+	mv "$cg" "$cg.away"
+	if until_ok 5 eval 'line 24 | grep -q "No such file or directory; retrying ([1-4] of 5)"' &&
+	   on_line 5 '^NAME' && tm capture-pane -p -t "$S" | grep -q 'plain\.slice'; then
+		ok "tree away: $(line 24 | sed 's/.*: //'), the report kept"
+	else
+		bad "tree away: no 'retrying' on the status line, or the report gone"
+	fi
+	c1=$(cycle)
+	mv "$cg.away" "$cg"
+	if until_ok 10 eval '[ "$(cycle)" -gt "${c1:-0}" ]'; then
+		ok "tree back: cycle ${c1:-?} -> $(cycle)"
+	else
+		bad "tree back: no new cycle after cycle ${c1:-?}"
+	fi
 fi
 exit $fail

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_engine.c - the engine handle over a fixture: loop and one shot */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,24 +12,31 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "batch.h"
 #include "engine.h"
 #include "fixture.h"
 #include "kpf.h"
 #include "util.h"
 
-static void make(struct fixture *fx, struct config *c)
+/* /a with npfn pages, the first half anon, the rest file. */
+static void make_pfns(struct fixture *fx, struct config *c, uint64_t npfn)
 {
 	uint64_t a;
 
-	assert_int_equal(fx_create(fx, 1024), 0);
+	assert_int_equal(fx_create(fx, npfn), 0);
 	a = fx_mkcg(fx, "/a");
-	fx_set(fx, 0, 512, F(KPF_LRU) | F(KPF_ANON), a, 0);
-	fx_set(fx, 512, 512, F(KPF_LRU), a, 0);
+	fx_set(fx, 0, npfn / 2, F(KPF_LRU) | F(KPF_ANON), a, 0);
+	fx_set(fx, npfn / 2, npfn / 2, F(KPF_LRU), a, 0);
 	assert_int_equal(fx_write_pages(fx, 1, 0), 0);
 	options_default(c);
 	c->root = fx->root;
 	c->period = 0.01;
 	c->cpu_pct = 100;
+}
+
+static void make(struct fixture *fx, struct config *c)
+{
+	make_pfns(fx, c, 1024);
 }
 
 static void test_loop(void **state)
@@ -343,6 +353,298 @@ static void test_freeze(void **state)
 	fx_destroy(&fx);
 }
 
+/*
+ * Wall-clock steps (NTP, date -s) in the middle of cycles: the same
+ * workload on the same monotonic time, with CLOCK_REALTIME stepped by
+ * `by` seconds when the monotonic clock reaches t0 + `at`.  Every
+ * report's length, rates and suggestions, and the text, JSON and
+ * OpenMetrics figures made of them, must equal those of the run without
+ * a step; only the timestamps move with the wall clock.
+ */
+#define STEP_REPORTS 6
+#define STEP_PFNS 8192
+struct clock_step {
+	double at, by;
+};
+
+struct step_report {
+	double seconds, start, end, refault_rate;
+	double shift;		/* the wall clock's steps before it */
+	uint64_t reaccess, sugg_high, idle_for0;
+	unsigned sugg_cycles;
+	int has_rate;
+	char *text, *json_seconds, *om_seconds, *json_window, *om_window;
+};
+
+static char *render(const struct report *r, enum out_format fmt)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	assert_non_null(f);
+	assert_int_equal(batch_print(f, r, fmt), 0);
+	assert_int_equal(fclose(f), 0);
+	return s;
+}
+
+/* The rest of the line from `key` on, malloc'ed: one figure in context. */
+static char *figure(const char *out, const char *key)
+{
+	const char *at = strstr(out, key);
+
+	assert_non_null(at);
+	return strndup(at, strcspn(at, ",\n"));
+}
+
+static void keep_report(struct step_report *k, const struct report *r)
+{
+	char *json = render(r, FMT_JSON), *om = render(r, FMT_OPENMETRICS);
+
+	k->seconds = r->p.cycle_seconds;
+	k->start = r->start;
+	k->end = r->end;
+	k->refault_rate = r->cg[1].refault_rate;
+	k->has_rate = r->cg[1].has_rate;
+	k->reaccess = r->cg[1].reaccess;
+	k->sugg_high = r->cg[1].sugg_high;
+	k->sugg_cycles = r->cg[1].sugg_cycles;
+	k->idle_for0 = r->cg[1].idle_for[0];
+	k->text = render(r, FMT_TEXT);
+	k->json_seconds = figure(json, "\"cycle_seconds\":");
+	k->om_seconds = figure(om, "\nidletop_cycle_duration_seconds ");
+	k->json_window = figure(json, "\"ws_window_seconds\":");
+	k->om_window = figure(om, "\nidletop_ws_window_seconds ");
+	free(json);
+	free(om);
+}
+
+/* Accesses: n pages from pfn read busy at their next look. */
+static void touch(struct fixture *fx, uint64_t pfn, uint64_t n)
+{
+	char *idle = path_join(fx->root, "proc/kpageidle");
+	uint64_t zero = 0, end = pfn + n;
+	int fd;
+
+	assert_non_null(idle);
+	fd = open(idle, O_WRONLY);
+	free(idle);
+	assert_true(fd >= 0);
+	for (; pfn < end; pfn++)
+		assert_int_equal(pwrite(fd, &zero, 8, (off_t)pfn * 8), 8);
+	close(fd);
+}
+
+/*
+ * The workload at monotonic time t (since t0), 2 s before the end of
+ * each period, after the scanner read the pages it touches: a hot set
+ * every period, two warm sets every other period, in turns, so that in
+ * every cycle one warm set is reaccessed after one idle cycle and the
+ * other is idle for one cycle; the rest is cold.  The small warm set
+ * reaccessed puts the suggestion's cut at 2 cycles at the true rate per
+ * minute, at 1 cycle at a rate 226 times too low.  Refaults 10 a second.
+ */
+static void workload(struct fixture *fx, const char *cgdir, double t,
+		     double *next_touch)
+{
+	char stat[256];
+	unsigned n;
+
+	if (t >= *next_touch) {
+		n = (unsigned)(*next_touch / 16);
+		touch(fx, 0, STEP_PFNS / 4);			/* hot */
+		if (n % 2 == 0)
+			touch(fx, STEP_PFNS / 4, 64);	/* warm, small */
+		else
+			touch(fx, STEP_PFNS / 2, STEP_PFNS / 4); /* warm */
+		*next_touch += 16;
+	}
+	snprintf(stat, sizeof(stat), "anon 4194304\nfile 2097152\n"
+		 "workingset_refault_anon 3\nworkingset_refault_file %.0f\n",
+		 40 + 10 * t);
+	assert_int_equal(fx_write(cgdir, "memory.stat", stat), 0);
+}
+
+static void run_steps(const struct clock_step *steps, size_t nsteps,
+		      struct step_report *out)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	double t0, next_touch = 14, shift = 0;
+	char *cgdir;
+	size_t n = 0, s = 0;
+	int rc;
+
+	make_pfns(&fx, &c, STEP_PFNS);
+	c.slice_pfns = STEP_PFNS / 16;
+	c.period = 16;
+	c.first_window = 0;
+	cgdir = path_join(fx.cgroot, "/a");
+	assert_non_null(cgdir);
+	fake_start();
+	if (engine_open(&e, &c))
+		fail_msg("%s", e.err);
+	t0 = fake[UTIL_MONO];
+	while (n < STEP_REPORTS) {
+		if (s < nsteps && fake[UTIL_MONO] - t0 >= steps[s].at) {
+			fake[UTIL_REAL] += steps[s].by;
+			shift += steps[s++].by;
+		}
+		workload(&fx, cgdir, fake[UTIL_MONO] - t0, &next_touch);
+		rc = fake_step(&e);
+		assert_true(rc >= 0);
+		if (rc == 1) {
+			out[n].shift = shift;
+			keep_report(&out[n++], &e.report);
+		}
+		assert_true(fake[UTIL_MONO] - t0 < 1000);
+	}
+	assert_int_equal(s, nsteps);	/* every step was taken */
+	engine_close(&e);
+	fake_stop();
+	free(cgdir);
+	fx_destroy(&fx);
+}
+
+static void free_steps(struct step_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < STEP_REPORTS; i++) {
+		free(r[i].text);
+		free(r[i].json_seconds);
+		free(r[i].om_seconds);
+		free(r[i].json_window);
+		free(r[i].om_window);
+	}
+}
+
+static void same_but_time(const struct step_report *a,
+			  const struct step_report *b)
+{
+	assert_true(a->seconds == b->seconds);
+	assert_true(fabs(b->end - a->end - b->shift) < 1e-3);
+	assert_true(fabs(b->end - b->start - b->seconds) < 1e-3);
+	assert_true(a->refault_rate == b->refault_rate);
+	assert_int_equal(a->has_rate, b->has_rate);
+	assert_int_equal(a->reaccess, b->reaccess);
+	assert_int_equal(a->sugg_high, b->sugg_high);
+	assert_int_equal(a->sugg_cycles, b->sugg_cycles);
+	assert_int_equal(a->idle_for0, b->idle_for0);
+	assert_string_equal(a->text, b->text);
+	assert_string_equal(a->json_seconds, b->json_seconds);
+	assert_string_equal(a->om_seconds, b->om_seconds);
+	assert_string_equal(a->json_window, b->json_window);
+	assert_string_equal(a->om_window, b->om_window);
+}
+
+static void test_wall_clock_steps(void **state)
+{
+	/* in cycles 3, 4 and 5 (cycle n: 16 n to 16 (n + 1) s) */
+	static const struct clock_step fwd[] = { { 56, 3600 } };
+	static const struct clock_step back[] = {
+		{ 56, -3600 }, { 72, 7200 }, { 88, -3600 },
+	};
+	struct step_report base[STEP_REPORTS], f[STEP_REPORTS];
+	struct step_report b[STEP_REPORTS];
+	int i;
+
+	(void)state;
+	run_steps(NULL, 0, base);
+	run_steps(fwd, 1, f);
+	run_steps(back, 3, b);
+	for (i = 0; i < STEP_REPORTS; i++) {
+		assert_true(fabs(base[i].seconds - 16) < 16.0 / 16);
+		same_but_time(&base[i], &f[i]);
+		same_but_time(&base[i], &b[i]);
+	}
+	/*
+	 * Cycle 3 (report 2) reaccessed the small warm set: 64 pages a
+	 * cycle put the cut at 2 cycles; at the rate a cycle of 3,616 s
+	 * gives, 1 cycle, and half the suggested memory.high.
+	 */
+	assert_int_equal(base[2].reaccess, 64 * 4096);
+	assert_int_equal(base[2].sugg_cycles, 2);
+	assert_int_equal(base[2].sugg_high, 24 << 20);
+	assert_true(base[2].has_rate && fabs(base[2].refault_rate - 10) < 0.1);
+	free_steps(base);
+	free_steps(f);
+	free_steps(b);
+}
+
+/*
+ * Failed refreshes: while the cgroup tree cannot be read (EMFILE at its
+ * opendir), a completed cycle's report fails: the report shown stays,
+ * the failure is counted, the retry waits a period, doubled for each
+ * failure in a row, and the cycle's report is built at the first step
+ * that can; a failed mark write counts as a scan error, and a refresh
+ * that works between scan failures does not reset their count (the TUI
+ * would never give up).  Five in a row is where callers give up.
+ */
+static const char *fault_site;
+
+static int inject(const char *site)
+{
+	return fault_site && !strcmp(site, fault_site) ? EMFILE : 0;
+}
+
+static void test_refresh_errors(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	unsigned i;
+
+	(void)state;
+	open_windows(&fx, &c, &e);
+	util_fault_hook = inject;
+	assert_int_equal(run_until(&e, 1e9), 1);
+	assert_int_equal(e.report.cycle, 1);
+	fault_site = "cg.opendir";
+	while ((i = (unsigned)fake_step(&e)) == 0)
+		;
+	assert_int_equal((int)i, -1);
+	assert_non_null(strstr(e.err, strerror(EMFILE)));
+	assert_int_equal(e.report.cycle, 1);
+	assert_int_equal(e.params.errors[REPORT_ERR_TREE], 1);
+	assert_int_equal(e.report.p.errors[REPORT_ERR_TREE], 1);
+	assert_int_equal(e.fails, 1);
+	assert_true(fabs(engine_wait(&e) - 16) < 1e-6);
+	assert_int_equal(fake_step(&e), -1);
+	assert_int_equal(e.fails, 2);
+	assert_true(fabs(engine_wait(&e) - 32) < 1e-6);
+	assert_int_equal(engine_refresh(&e), -1);	/* the TUI's refresh */
+	assert_int_equal(e.fails, 3);
+	fault_site = NULL;
+	assert_int_equal(fake_step(&e), 1);	/* the cycle's report, late */
+	assert_int_equal(e.report.cycle, 2);
+	assert_int_equal(e.report.p.errors[REPORT_ERR_TREE], 3);
+	assert_int_equal(e.fails, 0);
+	assert_true(engine_wait(&e) < 16);
+	fault_site = "pwrite";		/* the marks cannot be written */
+	assert_int_equal(fake_step(&e), -1);
+	assert_int_equal(e.report.p.errors[REPORT_ERR_SCAN], 1);
+	for (i = 2; i <= ENGINE_FAILS_MAX + 4; i++) {
+		assert_int_equal(fake_step(&e), -1);
+		assert_int_equal(e.fails, i);
+		assert_true(engine_wait(&e) <= ENGINE_RETRY_MAX);
+	}
+	assert_true(fabs(engine_wait(&e) - ENGINE_RETRY_MAX) < 1e-6);
+	assert_int_equal(e.report.cycle, 2);
+	/* a tree read that works does not clear the scan's failures */
+	assert_int_equal(engine_refresh(&e), 1);
+	assert_int_equal(e.fails, ENGINE_FAILS_MAX + 4);
+	fault_site = NULL;
+	assert_int_equal(run_until(&e, 1e9), 1);
+	assert_int_equal(e.report.cycle, 3);
+	assert_int_equal(e.report.p.errors[REPORT_ERR_SCAN],
+			 ENGINE_FAILS_MAX + 4);
+	engine_close(&e);
+	fake_stop();
+	fx_destroy(&fx);
+}
+
 static void test_errors(void **state)
 {
 	struct fixture fx;
@@ -373,6 +675,8 @@ int main(void)
 		cmocka_unit_test(test_set_period),
 		cmocka_unit_test(test_first_window),
 		cmocka_unit_test(test_freeze),
+		cmocka_unit_test(test_wall_clock_steps),
+		cmocka_unit_test(test_refresh_errors),
 		cmocka_unit_test(test_errors),
 	};
 

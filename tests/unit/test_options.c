@@ -46,6 +46,20 @@ static void test_options(void **state)
 	assert_int_equal(parse("--help", (char *)NULL), OPT_EXIT);
 	assert_int_equal(parse("-V", (char *)NULL), OPT_EXIT);
 	assert_int_equal(parse(NULL), OPT_OK);	/* the TUI */
+	/* report options without a mode that writes reports */
+	assert_int_equal(parse("-o", "x", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-f", "json", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("--format=text", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("-n", "1", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("--iterations", "1", "-d", "2", (char *)NULL),
+			 OPT_USAGE);
+	assert_int_equal(parse("-o", "x", "-b", (char *)NULL), OPT_OK);
+	assert_int_equal(parse("-f", "json", "--mark-wait", "1", (char *)NULL),
+			 OPT_OK);
+	assert_int_equal(parse("--listen", "127.0.0.1:9", "-n", "3", "-o", "x",
+			       (char *)NULL), OPT_OK);
+	assert_int_equal(parse("-d", "2", "--fields", "resident", (char *)NULL),
+			 OPT_OK);
 	assert_int_equal(parse("-b", "-n", "0", (char *)NULL), OPT_USAGE);
 	assert_int_equal(parse("-b", "-n", "-1", (char *)NULL), OPT_USAGE);
 	assert_int_equal(parse("-b", "-n", "1.5", (char *)NULL), OPT_USAGE);
