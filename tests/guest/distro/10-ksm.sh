@@ -14,7 +14,7 @@ set -u
 CG=/sys/fs/cgroup/distro-ksm
 KSM=/sys/kernel/mm/ksm
 [ -w $KSM/run ] || { echo "SKIP: no KSM in this kernel (CONFIG_KSM=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+need_kpageidle
 
 fail=0
 pid=

@@ -25,7 +25,8 @@ set -u
 CG=/sys/fs/cgroup/distro-damon
 D=/sys/kernel/mm/damon/admin/kdamonds
 [ -d $D ] || { echo "SKIP: no DAMON sysfs interface (CONFIG_DAMON_SYSFS=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+. "$(dirname "$0")/../common"
+need_kpageidle
 [ -d /mnt/scratch ] || { echo "SKIP: no /mnt/scratch"; exit 77; }
 # the largest System RAM range (bytes)
 best=0

@@ -20,7 +20,7 @@ CG=/sys/fs/cgroup/distro-zswap
 Z=/sys/module/zswap/parameters
 M=1048576
 [ -w $Z/enabled ] || { echo "SKIP: no zswap in this kernel (CONFIG_ZSWAP=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+need_kpageidle
 
 fail=0
 pid= swap_off=: was=$(cat $Z/enabled)

@@ -17,7 +17,8 @@
 set -u
 zcat /proc/config.gz 2>/dev/null | grep -qx CONFIG_PAGE_EXTENSION=y ||
 	{ echo "SKIP: no page_ext in this kernel (CONFIG_PAGE_EXTENSION=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+. "$(dirname "$0")/../common"
+need_kpageidle
 zcat /proc/config.gz | grep -qx CONFIG_64BIT=y ||
 	{ echo "FAIL: a 32-bit kernel keeps PG_idle in page_ext; this test is for 64-bit"; exit 1; }
 

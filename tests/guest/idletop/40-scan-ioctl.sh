@@ -22,7 +22,8 @@ set -u
 CG=/sys/fs/cgroup/idletop-scan
 . "$(dirname "$0")/lib"
 
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle in this kernel"; exit 77; }
+. "$(dirname "$0")/../common"
+need_kpageidle
 [ -d /mnt/scratch ] || { echo "SKIP: no /mnt/scratch"; exit 77; }
 
 # --- detection ----------------------------------------------------------
