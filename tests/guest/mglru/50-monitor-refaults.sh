@@ -79,7 +79,7 @@ fi
 echo "swap: $swap; memory.high $HIGH, hot $HOT MiB every 1 s," \
 	"cold $COLD MiB at $RATE pages/s; ${WARMUP} s warm-up, ${SECS} s measured"
 # the test's shell stays out of the workload's cgroup
-echo $$ > /sys/fs/cgroup/cgroup.procs
+echo $$ > "${IDLEMEM_TEST_CG:-/sys/fs/cgroup}/cgroup.procs"
 
 val() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 

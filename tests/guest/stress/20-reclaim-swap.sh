@@ -47,7 +47,7 @@ if [ "${swapmax:-0}" -eq 0 ]; then
 	echo "FAIL: nothing of $CG was swapped out"
 	rc=1
 fi
-echo $$ > /sys/fs/cgroup/cgroup.procs
+echo $$ > "${IDLEMEM_TEST_CG:-/sys/fs/cgroup}/cgroup.procs"
 if ! swapoff $swap; then
 	echo "FAIL: swapoff $swap"
 	rc=1

@@ -53,7 +53,7 @@ for f in /dev/shm/churn.[0-9]* /mnt/scratch/churn.[0-9]*; do
 done
 
 # quiet moment: drop what is left of the workers' cgroups, then check
-echo $$ > /sys/fs/cgroup/cgroup.procs
+echo $$ > "${IDLEMEM_TEST_CG:-/sys/fs/cgroup}/cgroup.procs"
 rmdir $P/* 2>/dev/null
 # rmdir returns before the kernel takes the memcg offline (that runs from
 # a workqueue once the css's references drain), and until then kpagecgroup
