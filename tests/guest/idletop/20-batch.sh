@@ -40,34 +40,16 @@ while [ ! -s ready ]; do
 	sleep 0.1
 done
 
-# A JSON syntax check small enough for awk: strings, escapes, nesting,
-# no raw control characters, one object per line.
+# JSON syntax by a real parser (jq, in the initramfs): one object per
+# line, at least one line.
 json_ok() {
-	awk '
-	function bad(why) { print "bad JSON line " NR ": " why; err = 1; exit 1 }
-	{
-		if (substr($0, 1, 1) != "{") bad("not an object")
-		depth = 0; instr = 0; esc = 0
-		n = length($0)
-		for (i = 1; i <= n; i++) {
-			c = substr($0, i, 1)
-			if (instr) {
-				if (esc) { esc = 0; if (c !~ /["\\\/bfnrtu]/) bad("escape") }
-				else if (c == "\\") esc = 1
-				else if (c == "\"") instr = 0
-				else if (c < " ") bad("control char")
-				continue
-			}
-			if (c == "\"") instr = 1
-			else if (c == "{" || c == "[") st[++depth] = c
-			else if (c == "}") { if (st[depth--] != "{") bad("}") }
-			else if (c == "]") { if (st[depth--] != "[") bad("]") }
-			else if (c !~ /[-0-9a-z.,:eE+ ]/) bad("char " c)
-			if (depth == 0 && i < n) bad("trailing data")
-		}
-		if (depth != 0 || instr) bad("unbalanced")
-	}
-	END { if (err) exit 1; if (NR == 0) { print "no lines"; exit 1 } }' "$1"
+	[ -s "$1" ] || { echo "bad JSON: no lines"; return 1; }
+	_n=0
+	while IFS= read -r _l; do
+		_n=$((_n + 1))
+		printf '%s\n' "$_l" | jq -e 'type == "object"' > /dev/null 2>jq.err ||
+			{ echo "bad JSON line $_n: $(cat jq.err)"; return 1; }
+	done < "$1"
 }
 
 fail=0
