@@ -18,7 +18,7 @@ grep -qw cpuset /sys/fs/cgroup/cgroup.controllers ||
 	{ echo "SKIP: no cpuset controller (CONFIG_CPUSETS=n)"; exit 77; }
 . "$(dirname "$0")/../common"
 need_kpageidle
-[ -d /mnt/scratch ] || { echo "SKIP: no /mnt/scratch"; exit 77; }
+need_scratch
 
 . "$(dirname "$0")/../idletop/lib"
 # idletop names the cgroup by its path below the root

@@ -27,7 +27,7 @@ D=/sys/kernel/mm/damon/admin/kdamonds
 [ -d $D ] || { echo "SKIP: no DAMON sysfs interface (CONFIG_DAMON_SYSFS=n)"; exit 77; }
 . "$(dirname "$0")/../common"
 need_kpageidle
-[ -d /mnt/scratch ] || { echo "SKIP: no /mnt/scratch"; exit 77; }
+need_scratch
 # the largest System RAM range (bytes)
 best=0
 for r in $(sed -n 's/^ *\([0-9a-f]*\)-\([0-9a-f]*\) : System RAM$/\1-\2/p' /proc/iomem); do

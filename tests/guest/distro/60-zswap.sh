@@ -31,7 +31,7 @@ cleanup() {
 	echo "$was" > $Z/enabled
 }
 trap cleanup EXIT
-swap_on zswap 96 || { echo "SKIP: cannot set up swap (file on /mnt/scratch or zram)"; exit 77; }
+swap_on zswap 96 || { echo "FAIL: cannot set up swap (file on /mnt/scratch or zram)"; exit 1; }
 echo Y > $Z/enabled || exit 1
 echo "swap $swap; zswap: $(cat $Z/compressor) in $(cat $Z/zpool)"
 

@@ -14,7 +14,8 @@ if [ ! -e /proc/kpageidle ] && [ ! -e /sys/kernel/mm/page_idle/bitmap ]; then
 	echo "SKIP: no idle page tracking in this kernel"
 	exit 77
 fi
-[ -d /mnt/scratch ] || { echo "SKIP: no /mnt/scratch"; exit 77; }
+. "$(dirname "$0")/../common"
+need_scratch
 
 . "$(dirname "$0")/lib"
 wsgen_start

@@ -24,7 +24,7 @@ CG=/sys/fs/cgroup/idletop-scan
 
 . "$(dirname "$0")/../common"
 need_kpageidle
-[ -d /mnt/scratch ] || { echo "SKIP: no /mnt/scratch"; exit 77; }
+need_scratch
 
 # --- detection ----------------------------------------------------------
 if idletop --mark-wait 0 -f json > auto.json 2> auto.err; then

@@ -74,7 +74,8 @@ elif [ -d /mnt/scratch ] &&
 	swapon /mnt/scratch/mglru-refault.swap; then
 	swap=/mnt/scratch/mglru-refault.swap
 else
-	skip "cannot set up swap (zram0 or a file on /mnt/scratch)"
+	echo "FAIL: cannot set up swap (zram0 or a file on /mnt/scratch)"
+	exit 1
 fi
 echo "swap: $swap; memory.high $HIGH, hot $HOT MiB every 1 s," \
 	"cold $COLD MiB at $RATE pages/s; ${WARMUP} s warm-up, ${SECS} s measured"

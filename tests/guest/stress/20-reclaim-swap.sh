@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib"
 . "$(dirname "$0")/../common"
 CG=/sys/fs/cgroup/stress-reclaim
-swap_on stress 96 || skip "cannot set up swap (file on /mnt/scratch or zram)"
+swap_on stress 96 || { echo "FAIL: cannot set up swap (file on /mnt/scratch or zram)"; exit 1; }
 echo "swap: $swap"
 stress_restore="$swap_off; $stress_restore"
 

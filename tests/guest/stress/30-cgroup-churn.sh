@@ -11,7 +11,8 @@
 # a live cgroup (removed ones report their closest online ancestor).
 
 . "$(dirname "$0")/lib"
-[ -d /mnt/scratch ] || skip "no /mnt/scratch"
+. "$(dirname "$0")/../common"
+need_scratch
 P=/sys/fs/cgroup/stress-churn
 mkdir $P || exit 1
 echo +memory > $P/cgroup.subtree_control || exit 1
