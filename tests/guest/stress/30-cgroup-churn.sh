@@ -6,7 +6,8 @@
 # created, charged with anon, tmpfs and page cache pages, emptied and
 # removed while their pages stay (offline memcgs), and with truncation of
 # mapped files (stress_mem truncates its shared file and memfd mappings
-# under itself).  At the end every surviving file matches its reference,
+# under itself).  At least 3 cgroups must have churned, no churn step
+# failed, at the end every surviving file matches its reference,
 # and at a quiet moment every inode /proc/kpagecgroup reports belongs to
 # a live cgroup (removed ones report their closest online ancestor).
 
@@ -46,7 +47,18 @@ loop churn churn_one
 finish
 rc=$?
 grep -h . loop-churn.log | head -n 5
-echo "churned $(cat churn.n) cgroups"
+churned=$(cat churn.n 2>/dev/null || echo 0)
+echo "churned $churned cgroups"
+# the churn itself must have happened, each step whole
+if [ "$churned" -lt 3 ]; then
+	echo "FAIL: only $churned cgroups churned in $STRESS_SECONDS s"
+	rc=1
+fi
+if grep -q 'failed\|cannot remove' loop-churn.log; then
+	echo "FAIL: churn steps failed:"
+	grep 'failed\|cannot remove' loop-churn.log | head -n 5
+	rc=1
+fi
 
 for f in /dev/shm/churn.[0-9]* /mnt/scratch/churn.[0-9]*; do
 	[ -e "$f" ] || continue
