@@ -48,7 +48,22 @@ start() {
 		$T capture-pane -p -t $1
 		exit 1
 	fi
-	sleep 2		# let it draw and scan a bit
+	drawn $1 "start"
+}
+
+# drawn NAME WHEN: idletop has drawn its table (a line starting NAME) in
+# session NAME, within 20 s; fails the test otherwise.
+drawn() {
+	n=0
+	until $T capture-pane -p -t $1 2>/dev/null | grep -q '^NAME'; do
+		n=$((n + 1))
+		if [ $n -gt 200 ]; then
+			echo "FAIL: $1: no table drawn 20 s after $2"
+			$T capture-pane -p -t $1
+			exit 1
+		fi
+		sleep 0.1
+	done
 }
 
 # finish NAME HOW: idletop must have ended by itself; terminal restored.
@@ -96,7 +111,7 @@ else
 	echo "FAIL: idletop died during the SIGWINCH storm (after $i)"; fail=1
 fi
 $T resize-window -t winch -x 100 -y 30
-sleep 1
+drawn winch "the storm"
 $T send-keys -t winch q
 finish winch q
 

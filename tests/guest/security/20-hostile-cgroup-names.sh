@@ -38,7 +38,15 @@ for n in "$osc" "$cls" "$qb"; do
 	sh -c 'echo $$ > "$0/cgroup.procs" && exec stress_mem -t 60 --anon 2' "$R/$n" > /dev/null &
 	pids="$pids $!"
 done
-sleep 1
+# until each holds its 2 MiB (stress_mem's own pages on top), 20 s at most
+for n in "$osc" "$cls" "$qb"; do
+	i=0
+	while [ "$(cat "$R/$n/memory.current")" -lt 2097152 ]; do
+		i=$((i + 1))
+		[ $i -gt 200 ] && { echo "FAIL: no 2 MiB charged in $R/$n after 20 s"; exit 1; }
+		sleep 0.1
+	done
+done
 # the same names, and the newline one, in a plain tree for --cgroup
 mkdir -p "fake/hostile/$osc" "fake/hostile/$cls" "fake/hostile/$qb" "fake/hostile/$nl"
 
