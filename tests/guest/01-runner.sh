@@ -6,7 +6,7 @@
 # whole test (its cgroup and the cgroups it made); the global knobs a test
 # leaves changed are put back; each test's output is printed between
 # markers with idlemem.logs=console.
-# timeout: 60
+# timeout: 120
 set -e
 runner=/tests/guest/runner
 d=$PWD/suite
