@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest runs our kernel: the release names the project, and the options
-# idle tracking depends on are built in.
+# The guest runs our kernel: the release names the project, the options
+# idle tracking depends on are built in, and the series' interfaces are
+# there: /proc/kpageidle and its KPAGEIDLE_SCAN ioctl (a kernel whose
+# patches did not apply must fail here, not skip elsewhere).
 set -e
 
 release=$(uname -r)
@@ -20,9 +22,16 @@ done
 # ... and the files they create exist.
 for f in /sys/kernel/mm/page_idle/bitmap /proc/kpagecgroup /proc/kpageflags \
 	/sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/lru_gen/enabled \
-	/sys/fs/cgroup/memory.stat; do
+	/sys/fs/cgroup/memory.stat /proc/kpageidle; do
 	[ -e "$f" ] || { echo "$f is missing"; exit 1; }
 done
+# the scan ioctl over the first 64 PFNs (pfnstate exits 1 naming the
+# error, ENOTTY on a kernel without it)
+out=$(pfnstate range 0 64) || { echo "KPAGEIDLE_SCAN failed"; exit 1; }
+case $out in
+"scanned=64 "*) echo "KPAGEIDLE_SCAN: $out" ;;
+*) echo "KPAGEIDLE_SCAN over PFNs 0-63: '$out', want scanned=64"; exit 1 ;;
+esac
 
 # The scratch disk holds real page cache.
 grep -q ' /mnt/scratch ext4 ' /proc/mounts || { echo "/mnt/scratch is not an ext4 mount"; exit 1; }

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vm/run returns the guest command's exit status, passes arguments and
-# every --append through, and a guest kernel panic fails the run within
-# seconds (not at the timeout), showing the panic.
+# every --append through, and a guest kernel panic fails the run at once
+# (not at the timeout: exit 125, well before its 300 s), showing the
+# panic.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 run() { "$top/vm/run" --kernel "$KERNEL" --initrd "$INITRD" "$@"; }
@@ -20,11 +21,13 @@ echo "$out" | grep -q "idlemem.a=1 idlemem.b=2 idlemem.c=3" ||
 	{ echo "--append given twice did not keep both: $out"; exit 1; }
 
 start=$(date +%s)
-out=$(run --timeout 120 -- sh -c 'echo c > /proc/sysrq-trigger' 2>&1)
+out=$(run --timeout 300 -- sh -c 'echo c > /proc/sysrq-trigger' 2>&1)
 rc=$?
 secs=$(( $(date +%s) - start ))
 [ $rc -eq 125 ] || { echo "a panic gave exit $rc, not 125"; exit 1; }
-[ $secs -lt 30 ] || { echo "a panic took ${secs}s to end the run"; exit 1; }
+# the order, not a guess of a loaded host's boot time: ended by the panic,
+# long before the timeout would have ended it
+[ $secs -lt 150 ] || { echo "a panic took ${secs}s to end the run (timeout 300 s)"; exit 1; }
 echo "$out" | grep -q 'the guest kernel panicked' || { echo "no panic report: $out"; exit 1; }
 echo "$out" | grep -q 'Kernel panic - not syncing: sysrq triggered crash' || { echo "panic text not shown"; exit 1; }
 

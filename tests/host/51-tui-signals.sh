@@ -99,8 +99,11 @@ term=screen
 touch "$dir/nohup"
 if start; then
 	kill -s HUP "$(cat "$dir/pid")"
-	sleep 1
-	if [ ! -e "$dir/rc" ] && [ "$(flags)" = "1 0 1 1 1" ]; then
+	# a key answered after the signal: idletop has run its loop since
+	# (and would have ended there, had it handled SIGHUP), no timing
+	tm send-keys -t "$S" '?'
+	until_ok 10 on_screen '^Keys'
+	if [ ! -e "$dir/rc" ] && [ "$(flags)" = "1 0 1 1 1" ] && on_screen '^Keys'; then
 		ok "SIGHUP ignored at start (nohup) stays ignored"
 	else
 		bad "SIGHUP ignored at start ended idletop: exit $(cat "$dir/rc" 2> /dev/null)"

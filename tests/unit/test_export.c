@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <cmocka.h>
 #include <zlib.h>
@@ -419,7 +420,9 @@ static void test_http(void **state)
 	 * A client that asks for 16 MiB (more than the socket buffers) and
 	 * never reads: publishing goes on.  Were the lock held while sending,
 	 * a publish would wait for the 10 s connection timeout; 2 s leaves
-	 * room for a loaded machine and the sanitizers.
+	 * room for a loaded machine and the sanitizers.  The publishing
+	 * starts once the server is sending to it (its first bytes are
+	 * queued on our side), not after a guessed delay.
 	 */
 	big = malloc(bigsz + 1);
 	assert_non_null(big);
@@ -430,7 +433,15 @@ static void test_http(void **state)
 	fd = dial(http_address(h));
 	assert_true(write(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", 35) ==
 		    35);
-	usleep(200000);
+	for (i = 0; i < 1000; i++) {
+		int queued = 0;
+
+		assert_int_equal(ioctl(fd, FIONREAD, &queued), 0);
+		if (queued > 0)
+			break;
+		usleep(10000);
+	}
+	assert_true(i < 1000);
 	t0 = now_mono();
 	for (i = 0; i < 20; i++)
 		publish(h, "prom 2\n", "om 2\n");

@@ -18,7 +18,7 @@
  * idle, access a known subset, force aging (or eviction) through
  * /sys/kernel/debug/lru_gen for our own memcg, then read the bitmap.
  * Accessed pages must read not idle, untouched pages idle.  Where
- * /proc/kpageidle exists (kernel-series 0004), it must give the same answers.
+ * /proc/kpageidle exists (kernel-series 0008), it must give the same answers.
  *
  * The caller enables MGLRU and puts us in a memory cgroup of our own.
  * Exit: 0 pass, 1 wrong answers, 2 setup error, 77 skip.
@@ -106,7 +106,7 @@ static int is_idle(uint64_t pfn)
 	return !!(w & (1ULL << (pfn % 64)));
 }
 
-/* /proc/kpageidle (kernel-series 0004) must agree with the bitmap. */
+/* /proc/kpageidle (kernel-series 0008) must agree with the bitmap. */
 static int kpageidle(uint64_t pfn)
 {
 	uint64_t v;

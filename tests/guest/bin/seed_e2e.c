@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include "common.h"
@@ -56,6 +57,26 @@ static void die(const char *what)
 static void skip(const char *why)
 {
 	printf("SKIP: %s\n", why);
+	exit(77);
+}
+
+/* An interface of the series missing: a failure on an idlemem kernel
+ * (release "*-idlemem"), a skip on any other. */
+static void need(const char *path)
+{
+	struct utsname u;
+	size_t n;
+
+	if (!access(path, F_OK))
+		return;
+	if (!uname(&u)) {
+		n = strlen(u.release);
+		if (n >= 8 && !strcmp(u.release + n - 8, "-idlemem")) {
+			printf("FAIL: no %s on the idlemem kernel %s\n", path, u.release);
+			exit(1);
+		}
+	}
+	printf("SKIP: no %s\n", path);
 	exit(77);
 }
 
@@ -319,10 +340,8 @@ int main(int argc, char **argv)
 	page_size = sysconf(_SC_PAGESIZE);
 	if (pin_cpu0())		/* see the comment above main() */
 		die("sched_setaffinity");
-	if (access("/proc/kpageidle", F_OK))
-		skip("no /proc/kpageidle");
-	if (access("/proc/kpagecgroup", F_OK))
-		skip("no /proc/kpagecgroup");
+	need("/proc/kpageidle");
+	need("/proc/kpagecgroup");
 	if (statfs(CG_ROOT, &sfs) || sfs.f_type != 0x63677270)
 		skip("no cgroup2 at " CG_ROOT);
 	if (statfs(dir, &sfs) || sfs.f_type == 0x01021994)

@@ -14,7 +14,7 @@ set -u
 CG=/sys/fs/cgroup/distro-hugetlb
 NR=/proc/sys/vm/nr_hugepages
 [ -w $NR ] || { echo "SKIP: no hugetlbfs in this kernel (CONFIG_HUGETLBFS=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+need_kpageidle
 
 fail=0
 pid=

@@ -16,8 +16,9 @@ CG=$P/ws
 	{ echo "SKIP: one NUMA node (boot with vm/run --numa 2)"; exit 77; }
 grep -qw cpuset /sys/fs/cgroup/cgroup.controllers ||
 	{ echo "SKIP: no cpuset controller (CONFIG_CPUSETS=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
-[ -d /mnt/scratch ] || { echo "SKIP: no /mnt/scratch"; exit 77; }
+. "$(dirname "$0")/../common"
+need_kpageidle
+need_scratch
 
 . "$(dirname "$0")/../idletop/lib"
 # idletop names the cgroup by its path below the root

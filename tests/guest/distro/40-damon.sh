@@ -15,9 +15,11 @@
 # it (warning damon_paddr).  With wsgen's known working sets
 # (idletop/lib) and DAMON monitoring all of System RAM: idletop must
 # warn, resident bytes stay within 2% of the truth, idle bytes are not
-# below the truth by more than 2% (nor above the size), and DAMON runs
-# throughout.  (One run on the features kernel read 69.5 MB of anon idle
-# for 67.1 MB: 2.4% over.)
+# below the truth by more than 2% nor above it by more than 10% of the
+# size (the hot part is touched every interval, so only the last touches
+# before idletop's read can be lost to a DAMON sample; one run on the
+# features kernel read 69.5 MB of anon idle for 67.1 MB: 2.4% of the size
+# over), and DAMON runs throughout.
 # The kernel needs CONFIG_DAMON_PADDR and CONFIG_DAMON_SYSFS (not in
 # Debian 12; vm/distro.config adds them).
 
@@ -25,8 +27,9 @@ set -u
 CG=/sys/fs/cgroup/distro-damon
 D=/sys/kernel/mm/damon/admin/kdamonds
 [ -d $D ] || { echo "SKIP: no DAMON sysfs interface (CONFIG_DAMON_SYSFS=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
-[ -d /mnt/scratch ] || { echo "SKIP: no /mnt/scratch"; exit 77; }
+. "$(dirname "$0")/../common"
+need_kpageidle
+need_scratch
 # the largest System RAM range (bytes)
 best=0
 for r in $(sed -n 's/^ *\([0-9a-f]*\)-\([0-9a-f]*\) : System RAM$/\1-\2/p' /proc/iomem); do
@@ -69,10 +72,10 @@ while [ $# -ge 3 ]; do
 	idle=$(get om idletop_self_idle_bytes "$1")
 	check "damon $1 resident" "$res" $size $size
 	if [ -n "$idle" ] && [ "$idle" -ge $((want - size / 50)) ] &&
-		[ "$idle" -le $((size + size / 50)) ]; then
+		[ "$idle" -le $((want + size / 10)) ]; then
 		echo "ok: damon $1 idle: $idle for $want (size $size): $(((idle - want) * 100 / size))% of the size over"
 	else
-		echo "FAIL: damon $1 idle: ${idle:-none} for $want: below by more than 2% of $size, or above the size"
+		echo "FAIL: damon $1 idle: ${idle:-none} for $want: below by more than 2% of $size, or above by more than 10%"
 		fail=1
 	fi
 	shift 3

@@ -23,7 +23,7 @@ M=1048576
 grep -qw idlemem.monitor=1 /proc/cmdline ||
 	{ echo "SKIP: no host monitor for hotplug (vm/run --monitor --maxmem)"; exit 77; }
 [ -r $MEM/block_size_bytes ] || { echo "SKIP: no memory hotplug (CONFIG_MEMORY_HOTPLUG=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+need_kpageidle
 cpuset=
 if grep -qw cpuset /sys/fs/cgroup/cgroup.controllers; then
 	cpuset=1

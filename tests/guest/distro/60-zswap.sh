@@ -20,7 +20,7 @@ CG=/sys/fs/cgroup/distro-zswap
 Z=/sys/module/zswap/parameters
 M=1048576
 [ -w $Z/enabled ] || { echo "SKIP: no zswap in this kernel (CONFIG_ZSWAP=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+need_kpageidle
 
 fail=0
 pid= swap_off=: was=$(cat $Z/enabled)
@@ -31,7 +31,7 @@ cleanup() {
 	echo "$was" > $Z/enabled
 }
 trap cleanup EXIT
-swap_on zswap 96 || { echo "SKIP: cannot set up swap (file on /mnt/scratch or zram)"; exit 77; }
+swap_on zswap 96 || { echo "FAIL: cannot set up swap (file on /mnt/scratch or zram)"; exit 1; }
 echo Y > $Z/enabled || exit 1
 echo "swap $swap; zswap: $(cat $Z/compressor) in $(cat $Z/zpool)"
 

@@ -11,13 +11,16 @@
 # on the running kernel: a 64-bit kernel with page_ext built in, no
 # "allocated N bytes of page_ext" in the boot's log (which must still
 # have its first line) (Debian enables no client: PAGE_OWNER and PAGE_TABLE_CHECK are off),
-# and, after marking all of the first node's memory, /proc/kpageidle and
-# KPF_IDLE of /proc/kpageflags (page_is_idle(), the flag itself) agree.
+# and marks through /proc/kpageidle over the first node's memory read back
+# idle.  (It used to compare /proc/kpageidle with KPF_IDLE of
+# /proc/kpageflags right after the read that set that same PG_idle: both
+# read page_is_idle(), with page_ext or without, so that proved nothing.)
 
 set -u
 zcat /proc/config.gz 2>/dev/null | grep -qx CONFIG_PAGE_EXTENSION=y ||
 	{ echo "SKIP: no page_ext in this kernel (CONFIG_PAGE_EXTENSION=n)"; exit 77; }
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+. "$(dirname "$0")/../common"
+need_kpageidle
 zcat /proc/config.gz | grep -qx CONFIG_64BIT=y ||
 	{ echo "FAIL: a 32-bit kernel keeps PG_idle in page_ext; this test is for 64-bit"; exit 1; }
 
@@ -34,8 +37,7 @@ if grep 'bytes of page_ext' $boot; then
 fi
 echo "ok: no page_ext allocated"
 
-# node 0's PFNs: idle per /proc/kpageidle (whose read makes the rmap walks
-# and updates PG_idle), then PG_idle itself through KPF_IDLE
+# node 0's PFNs, marked, then read through /proc/kpageidle
 lo=$(awk '/start_pfn/ { print $2; exit }' /proc/zoneinfo)
 hi=$(awk '/^Node 0,/ { n0 = 1 } /^Node [1-9]/ { n0 = 0 }
 	n0 && $1 == "spanned" { s = $2 }
@@ -49,9 +51,5 @@ sleep 2
 r=$(pfnstate count "$lo" "$hi") || exit 1
 set -- $(echo "$r" | tr '=' ' ')
 echo "$r"
-d=$(($2 - $4)); [ $d -lt 0 ] && d=$((-d))
 [ "$2" -gt 1000 ] || { echo "FAIL: only $2 idle PFNs after marking"; exit 1; }
-# pages freed, allocated or touched between the two reads may differ
-[ $d -le $(($2 / 100 + 64)) ] ||
-	{ echo "FAIL: /proc/kpageidle and KPF_IDLE disagree on $d PFNs"; exit 1; }
-echo "ok: /proc/kpageidle and KPF_IDLE agree (difference $d)"
+echo "ok: $2 of node 0's PFNs read idle after marking"

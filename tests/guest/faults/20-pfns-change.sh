@@ -5,9 +5,10 @@
 # and kpageidle, as in tests/unit) whose number of PFNs changes between
 # cycles, as memory hotplug would make it (hotplug is not in the guest's
 # config): more PFNs than at start, then fewer than at start.  idletop
-# must keep reporting every cycle and exit 0.  Whether it counts the
-# added PFNs is printed, not required: the engine sizes its scan once, at
-# start (docs/idletop-engine.md), so added memory is seen after a restart.
+# must keep reporting every cycle and exit 0, count the added PFNs in a
+# cycle before the shrink (the engine recounts them at the end of each
+# cycle, recount_pfns() in top/scan.c), and count only the PFNs left in
+# its last cycle.
 
 set -u
 fail=0
@@ -62,7 +63,12 @@ if [ $rc -eq 0 ] && [ "$lines" -eq 6 ] && [ ! -s err ]; then
 else
 	echo "FAIL: exit $rc, $lines reports (want 0, 6)"; cat err; fail=1
 fi
-grep -o '"cycle":[0-9]*\|"pfns":[0-9]*\|"path":"/a"[^}]*"resident":[0-9]*' out |
-	tr '\n' ' ' | sed 's/"cycle"/\n"cycle"/g'
-echo
+# per report: cycle, PFNs scanned, /a's resident bytes
+jq -c '[.cycle, .pfns, (.cgroups[] | select(.path == "/a") | .resident)]' out > per-cycle ||
+	{ echo "FAIL: reports do not parse"; exit 1; }
+cat per-cycle
+grep -q ',16384,67108864]$' per-cycle ||
+	{ echo "FAIL: no cycle counted the 8192 added PFNs (16384, 64 MiB for /a)"; fail=1; }
+[ "$(tail -n 1 per-cycle | cut -d, -f2-)" = "4096,16777216]" ] ||
+	{ echo "FAIL: the last cycle did not count only the 4096 PFNs left"; fail=1; }
 exit $fail

@@ -12,7 +12,8 @@
 # PFNs, with workloads faulting and exiting meanwhile.
 
 set -u
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+. "$(dirname "$0")/../common"
+need_kpageidle
 fail=0
 fuzz_abi -t 25 -j 4 ${FUZZ_SEED:+-s "$FUZZ_SEED"} || fail=1
 

@@ -22,7 +22,7 @@ XFS=/mnt/xfs
 # file 64M:0.5 (pread) + XFS mmap 32M:0.25, shmem 16M:0.5
 truth="anon 80 44  file 96 56  shmem 16 8"
 
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle in this kernel"; exit 77; }
+need_kpageidle
 [ -b /dev/vdb ] || { echo "FAIL: no /dev/vdb: vm/run attaches the XFS disk there"; exit 1; }
 mkdir -p "$XFS"
 mount -t xfs /dev/vdb "$XFS" || { echo "FAIL: cannot mount /dev/vdb (XFS)"; exit 1; }

@@ -3,18 +3,19 @@
 # timeout: 600
 #
 # Run the /proc/kpageidle kselftest (tools/testing/selftests/vm/kpageidle.c
-# from the patched tree, installed as kpageidle_test).  Pass iff it exits 0;
-# exit 4 (KSFT_SKIP: no /proc/kpageidle, or not root) is a SKIP.
+# from the patched tree, installed as kpageidle_test) and judge it by its
+# TAP output (kselftest_check in ../common): every sub-test's result is in
+# this test's log (kept by tests/run in build/guest-logs/), any FAIL fails,
+# and so does a SKIP of a sub-test on ../kselftest-must-run.
 
+. "$(dirname "$0")/../common"
 if ! command -v kpageidle_test >/dev/null 2>&1; then
 	echo "kpageidle_test is not installed" >&2
 	exit 1
 fi
 
-KPAGEIDLE_TEST_DIR=/mnt/scratch kpageidle_test
+KPAGEIDLE_TEST_DIR=/mnt/scratch kpageidle_test > tap.txt 2>&1
 rc=$?
-if [ "$rc" -eq 4 ]; then
-	echo "SKIP: kpageidle_test skipped every test"
-	exit 77
-fi
-exit "$rc"
+cat tap.txt
+echo "---- kpageidle_test exited $rc"
+kselftest_check tap.txt "$rc"

@@ -7,8 +7,6 @@
 # anonymous and a page cache workload (see tests/guest/bin/seed_e2e.c).
 # seed_e2e prints "SKIP: reason" and exits 77 itself when it cannot run.
 
-if [ ! -d /mnt/scratch ]; then
-	echo "SKIP: no /mnt/scratch"
-	exit 77
-fi
+. "$(dirname "$0")/../common"
+need_scratch
 exec seed_e2e /mnt/scratch

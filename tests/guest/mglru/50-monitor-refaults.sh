@@ -75,12 +75,13 @@ elif [ -d /mnt/scratch ] &&
 	swapon /mnt/scratch/mglru-refault.swap; then
 	swap=/mnt/scratch/mglru-refault.swap
 else
-	skip "cannot set up swap (zram0 or a file on /mnt/scratch)"
+	echo "FAIL: cannot set up swap (zram0 or a file on /mnt/scratch)"
+	exit 1
 fi
 echo "swap: $swap; memory.high $HIGH, hot $HOT MiB every 1 s," \
 	"cold $COLD MiB at $RATE pages/s; ${WARMUP} s warm-up, ${SECS} s measured"
 # the test's shell stays out of the workload's cgroup
-echo $$ > /sys/fs/cgroup/cgroup.procs
+echo $$ > "${IDLEMEM_TEST_CG:-/sys/fs/cgroup}/cgroup.procs"
 
 val() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 

@@ -8,7 +8,8 @@
 # lru_gen_look_around().
 # timeout: 120
 . "$(dirname "$0")/lib"
-grep -q ' /mnt/scratch ext4 ' /proc/mounts || skip "no ext4 at /mnt/scratch"
+. "$(dirname "$0")/../common"
+need_scratch
 fab=/sys/kernel/debug/fault_around_bytes
 [ -w $fab ] || skip "no $fab"
 mglru_setup

@@ -8,7 +8,8 @@
 # on folio_mark_accessed(), on tmpfs both read() and write() do.
 # timeout: 180
 . "$(dirname "$0")/lib"
-grep -q ' /mnt/scratch ext4 ' /proc/mounts || skip "no ext4 at /mnt/scratch"
+. "$(dirname "$0")/../common"
+need_scratch
 mglru_setup
 rc=0
 echo "== ext4: /mnt/scratch"

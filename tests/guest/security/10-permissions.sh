@@ -9,7 +9,8 @@
 
 set -u
 fail=0
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+. "$(dirname "$0")/../common"
+need_kpageidle
 as_nobody() { sec_runas 65534 65534 "$@"; }
 
 check_mode() {	# file mode

@@ -39,7 +39,15 @@ for n in "$osc" "$cls" "$qb"; do
 	sh -c 'echo $$ > "$0/cgroup.procs" && exec stress_mem -t 60 --anon 2' "$R/$n" > /dev/null &
 	pids="$pids $!"
 done
-sleep 1
+# until each holds its 2 MiB (stress_mem's own pages on top), 20 s at most
+for n in "$osc" "$cls" "$qb"; do
+	i=0
+	while [ "$(cat "$R/$n/memory.current")" -lt 2097152 ]; do
+		i=$((i + 1))
+		[ $i -gt 200 ] && { echo "FAIL: no 2 MiB charged in $R/$n after 20 s"; exit 1; }
+		sleep 0.1
+	done
+done
 # the same names, and the newline one, in a plain tree for --cgroup
 mkdir -p "fake/hostile/$osc" "fake/hostile/$cls" "fake/hostile/$qb" "fake/hostile/$nl"
 
@@ -80,7 +88,13 @@ has out.json '"path":"/hostile/cls\u001b[2Jx"' "json: ESC[2J name"
 has out.json '"path":"/hostile/new\nline"' "json: newline as \\n"
 has out.json '"path":"/hostile/quote\"back\\slash"' "json: quote and backslash escaped"
 [ "$(wc -l < out.json)" -eq 2 ] || { echo "FAIL: json: not one line per report"; fail=1; }
-json_ok out.json && echo "ok: json parses" || fail=1
+# JSON syntax by a real parser (jq, in the initramfs): each line an
+# object whose paths decode back to the names made above
+[ -s out.json ] && jq -s -e 'all(.[]; type == "object")' out.json > /dev/null &&
+	jq -r '.. | objects | select(has("path")) | .path' out.json > paths.txt &&
+	grep -qxF "/hostile/$qb" paths.txt && grep -qxF "/hostile/$osc" paths.txt &&
+	grep -qxF "/hostile/$cls" paths.txt &&
+	echo "ok: json parses" || { echo "FAIL: json does not parse or decode"; fail=1; }
 
 has out.openmetrics 'cgroup="/hostile/osc\\x1b]0;pwned\\x07x"' "openmetrics: OSC name as \\\\x1b"
 has out.openmetrics 'cgroup="/hostile/cls\\x1b[2Jx"' "openmetrics: ESC[2J name"

@@ -11,7 +11,8 @@
 
 set -u
 fail=0
-[ -e /proc/kpageidle ] || { echo "SKIP: no /proc/kpageidle"; exit 77; }
+. "$(dirname "$0")/../common"
+need_kpageidle
 
 refused() {	# what command...: must fail with EPERM
 	what=$1

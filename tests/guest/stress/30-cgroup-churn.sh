@@ -6,12 +6,14 @@
 # created, charged with anon, tmpfs and page cache pages, emptied and
 # removed while their pages stay (offline memcgs), and with truncation of
 # mapped files (stress_mem truncates its shared file and memfd mappings
-# under itself).  At the end every surviving file matches its reference,
+# under itself).  At least 3 cgroups must have churned, no churn step
+# failed, at the end every surviving file matches its reference,
 # and at a quiet moment every inode /proc/kpagecgroup reports belongs to
 # a live cgroup (removed ones report their closest online ancestor).
 
 . "$(dirname "$0")/lib"
-[ -d /mnt/scratch ] || skip "no /mnt/scratch"
+. "$(dirname "$0")/../common"
+need_scratch
 P=/sys/fs/cgroup/stress-churn
 mkdir $P || exit 1
 echo +memory > $P/cgroup.subtree_control || exit 1
@@ -45,7 +47,18 @@ loop churn churn_one
 finish
 rc=$?
 grep -h . loop-churn.log | head -n 5
-echo "churned $(cat churn.n) cgroups"
+churned=$(cat churn.n 2>/dev/null || echo 0)
+echo "churned $churned cgroups"
+# the churn itself must have happened, each step whole
+if [ "$churned" -lt 3 ]; then
+	echo "FAIL: only $churned cgroups churned in $STRESS_SECONDS s"
+	rc=1
+fi
+if grep -q 'failed\|cannot remove' loop-churn.log; then
+	echo "FAIL: churn steps failed:"
+	grep 'failed\|cannot remove' loop-churn.log | head -n 5
+	rc=1
+fi
 
 for f in /dev/shm/churn.[0-9]* /mnt/scratch/churn.[0-9]*; do
 	[ -e "$f" ] || continue
@@ -53,7 +66,7 @@ for f in /dev/shm/churn.[0-9]* /mnt/scratch/churn.[0-9]*; do
 done
 
 # quiet moment: drop what is left of the workers' cgroups, then check
-echo $$ > /sys/fs/cgroup/cgroup.procs
+echo $$ > "${IDLEMEM_TEST_CG:-/sys/fs/cgroup}/cgroup.procs"
 rmdir $P/* 2>/dev/null
 # rmdir returns before the kernel takes the memcg offline (that runs from
 # a workqueue once the css's references drain), and until then kpagecgroup
