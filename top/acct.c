@@ -5,10 +5,6 @@
 #include "acct.h"
 
 const unsigned age_bucket_min[AGE_BUCKETS] = { 1, 2, 4, 8, 16 };
-/* kstaled's 1, 2, 5, 15, 30, 60, 120, 240 periods at idletop's 60 s */
-const struct idle_tbuckets idle_tbuckets_default = {
-	8, { 60, 120, 300, 900, 1800, 3600, 7200, 14400 }
-};
 
 void idle_tmap(uint8_t tmap[256], const double first[256], uint64_t n,
 	       uint64_t reach, const struct idle_tbuckets *tb)

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "config.h"
 #include "kpf.h"
 
 /*
@@ -15,22 +16,6 @@
 extern const unsigned age_bucket_min[AGE_BUCKETS];	/* 1 2 4 8 16 */
 int age_bucket(unsigned age);				/* -1 for age 0 */
 
-/*
- * Idle time buckets (seconds, --idle-buckets): a page idle for a
- * consecutive cycles was last found accessed (and marked again) in the
- * cycle a cycles before the one that reads it, so it has been idle for
- * about the time between the starts of those two cycles; cycles stretch
- * under the CPU budget, so that time comes from the cycles' clocks, not
- * from a times the period (scan.c keeps the starts of the last 256
- * cycles).  idle_t[i] counts the pages whose idle time is in
- * [secs[i], secs[i+1]); struct cg_stat's idle_for[] makes it cumulative.
- */
-#define IDLE_TBUCKETS_MAX 16
-struct idle_tbuckets {
-	unsigned n;			/* 0: none */
-	double secs[IDLE_TBUCKETS_MAX];	/* ascending, > 0 */
-};
-extern const struct idle_tbuckets idle_tbuckets_default;
 /*
  * tmap[a], for the ages a = 1..reach (<= 255) counted in cycle n: 1 + the
  * largest bucket whose seconds first[n] - first[n - a] reaches, 0 none

@@ -4,10 +4,9 @@
 #define IDLETOP_BATCH_H
 
 #include <stdio.h>
+#include "config.h"
 #include "fields.h"
 #include "stats.h"
-
-enum out_format { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 /* Each returns 0, or -1 when writing failed (errno from the stream). */
 int batch_text(FILE *f, const struct report *r);

@@ -11,18 +11,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "config.h"
 #include "fmt.h"
 #include "stats.h"
 
 enum unit { U_AUTO, U_KIB, U_MIB, U_GIB, U_PAGES, U_NR };
-
-enum field_id {
-	F_NAME, F_RES, F_ANON, F_FILE, F_SHMEM, F_IDLE, F_IDLEPCT, F_WS,
-	F_LOW, F_HIGH_SUGG, F_CURRENT, F_MEMLOW, F_HIGH, F_MAX, F_LIMIT,
-	F_LIMITPCT,
-	F_PSI, F_REFAULTS, F_SWAP, F_REACCESS, F_KERNEL, F_FLOOR, F_TREND,
-	FIELDS_NR
-};
 
 enum field_kind {
 	FK_NAME,	/* the cgroup; drawn by its user */
@@ -64,12 +57,6 @@ struct field {
 };
 
 extern const struct field fields[FIELDS_NR];
-
-/* A column set: ids in display order. */
-struct field_set {
-	enum field_id id[FIELDS_NR];
-	size_t n;
-};
 
 /* Default set for the view (FF_TUI) or batch text (FF_TEXT). */
 void fields_default(struct field_set *set, unsigned flag);

@@ -20,21 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "config.h"
 #include "kpageidle_abi.h"
-
-/*
- * What --source asks for.  An open source's kind is KPAGEIDLE or BITMAP;
- * `scan` says whether the ioctl is there, `folios` whether its records
- * are in use.
- */
-enum idlesrc_kind {
-	IDLESRC_AUTO,		/* kpageidle (scan ioctl if present), else bitmap */
-	IDLESRC_KPAGEIDLE,	/* kpageidle, scan ioctl if present */
-	IDLESRC_BITMAP,
-	IDLESRC_KPAGEIDLE_SCAN,	/* kpageidle, the scan ioctl's bitmap, or fail */
-	IDLESRC_KPAGEIDLE_RW,	/* kpageidle with read + write only */
-	IDLESRC_KPAGEIDLE_FOLIOS,	/* kpageidle with folio records, or fail */
-};
 
 /* Records per KPAGEIDLE_SCAN_FOLIOS call (32 bytes each: 128 KiB). */
 #define IDLESRC_FOLIO_RECS	4096

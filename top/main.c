@@ -15,6 +15,7 @@
 #include "http.h"
 #include "metrics.h"
 #include "options.h"
+#include "select.h"
 #include "tty.h"
 #include "ui.h"
 #include "util.h"
@@ -286,6 +287,20 @@ static int run_listen(struct engine *e, const struct config *cfg)
 	return rc;
 }
 
+/* --listen is a usage error unless http.c can bind to what it names. */
+static int bad_listen(const struct config *cfg)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char msg[256];
+
+	if (!cfg->listen || !http_parse_listen(cfg->listen, &ss, &len, msg,
+					       sizeof(msg)))
+		return 0;
+	fprintf(stderr, "idletop: %s\n", msg);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct config cfg;
@@ -296,7 +311,7 @@ int main(int argc, char **argv)
 	rc = options_parse(&cfg, argc, argv, stdout, stderr);
 	if (rc == OPT_EXIT)
 		return fflush(stdout) ? 1 : 0;
-	if (rc != OPT_OK)
+	if (rc != OPT_OK || bad_listen(&cfg))
 		return 2;
 	setup_signals();
 	if (engine_open(&e, &cfg)) {

@@ -5,9 +5,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "http.h"
+#include "fields.h"
+#include "idlesrc.h"
 #include "options.h"
+#include "select.h"
 #include "version.h"
+
+/* kstaled's 1, 2, 5, 15, 30, 60, 120, 240 periods at idletop's 60 s */
+const struct idle_tbuckets idle_tbuckets_default = {
+	8, { 60, 120, 300, 900, 1800, 3600, 7200, 14400 }
+};
 
 static const char usage_text[] =
 "Usage: idletop [OPTION]...\n"
@@ -274,10 +281,6 @@ int parse_size(const char *s, uint64_t *v)
 static int exporter_opt(struct config *c, int opt, const char *arg,
 			FILE *err)
 {
-	struct sockaddr_storage ss;
-	socklen_t len;
-	char msg[256];
-
 	switch (opt) {
 	case O_BUCKETS:
 		if (!parse_buckets(arg, &c->idle_buckets))
@@ -292,11 +295,7 @@ static int exporter_opt(struct config *c, int opt, const char *arg,
 		fprintf(err, "idletop: invalid --min-bytes '%s': expected "
 			"bytes, or a number with K, M, G or T\n", arg);
 		return OPT_USAGE;
-	case O_LISTEN:
-		if (http_parse_listen(arg, &ss, &len, msg, sizeof(msg))) {
-			fprintf(err, "idletop: %s\n", msg);
-			return OPT_USAGE;
-		}
+	case O_LISTEN:		/* checked by main.c: http_parse_listen() */
 		c->listen = arg;
 		return OPT_OK;
 	case O_NODE_LABEL:

@@ -16,18 +16,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "config.h"
 #include "stats.h"
-
-#define SELECT_MAX_PATTERNS 32
-
-struct cg_select {
-	int max_depth;			/* -1: any depth */
-	uint64_t min_bytes;		/* least subtree resident bytes */
-	/* fnmatch(3) globs on the path, no flags: '*' matches '/' too */
-	const char *include[SELECT_MAX_PATTERNS];
-	const char *exclude[SELECT_MAX_PATTERNS];
-	unsigned n_include, n_exclude;
-};
 
 /* The cgroups (inodes) the last view showed, for --min-bytes hysteresis. */
 struct select_state {
