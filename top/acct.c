@@ -46,41 +46,6 @@ int age_bucket(unsigned age)
 	return 0;
 }
 
-void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src)
-{
-	int i;
-
-	for (i = 0; i < PK_NR; i++) {
-		dst->resident[i] += src->resident[i];
-		dst->idle[i] += src->idle[i];
-		dst->ws_idle[i] += src->ws_idle[i];
-	}
-	for (i = 0; i < AGE_BUCKETS; i++) {
-		dst->age[i] += src->age[i];
-		dst->reaccess[i] += src->reaccess[i];
-	}
-	for (i = 0; i < IDLE_TBUCKETS_MAX; i++)
-		dst->idle_t[i] += src->idle_t[i];
-	dst->unevictable += src->unevictable;
-}
-
-uint64_t cg_pages_resident(const struct cg_pages *p)
-{
-	return p->resident[PK_ANON] + p->resident[PK_FILE] +
-	       p->resident[PK_SHMEM];
-}
-
-uint64_t cg_pages_idle(const struct cg_pages *p)
-{
-	return p->idle[PK_ANON] + p->idle[PK_FILE] + p->idle[PK_SHMEM];
-}
-
-uint64_t cg_pages_ws_idle(const struct cg_pages *p)
-{
-	return p->ws_idle[PK_ANON] + p->ws_idle[PK_FILE] +
-	       p->ws_idle[PK_SHMEM];
-}
-
 static size_t hash_ino(uint64_t ino, size_t cap)
 {
 	ino ^= ino >> 33;

@@ -5,16 +5,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "config.h"
+#include "cgdata.h"
 #include "kpf.h"
 
-/*
- * Idle-age buckets: a page idle for a consecutive cycles is in bucket
- * i when AGE_MIN[i] <= a < AGE_MIN[i+1]; the last bucket is open (16+).
- */
-#define AGE_BUCKETS 5
-extern const unsigned age_bucket_min[AGE_BUCKETS];	/* 1 2 4 8 16 */
-int age_bucket(unsigned age);				/* -1 for age 0 */
+int age_bucket(unsigned age);	/* age_bucket_min[] (cgdata.h), -1 for age 0 */
 
 /*
  * tmap[a], for the ages a = 1..reach (<= 255) counted in cycle n: 1 + the
@@ -25,24 +19,6 @@ int age_bucket(unsigned age);				/* -1 for age 0 */
 void idle_tmap(uint8_t tmap[256], const double first[256], uint64_t n,
 	       uint64_t reach, const struct idle_tbuckets *tb);
 void idle_tmin(const uint8_t tmap[256], unsigned min_age[IDLE_TBUCKETS_MAX]);
-
-/* Page counts of one cgroup over one cycle (all in pages). */
-struct cg_pages {
-	uint64_t resident[PK_NR];	/* LRU pages, THP tails included */
-	uint64_t idle[PK_NR];		/* idle this cycle (age >= 1), evictable */
-	uint64_t unevictable;		/* resident, never counted idle */
-	uint64_t ws_idle[PK_NR];	/* evictable with age >= ws_cycles */
-	uint64_t age[AGE_BUCKETS];	/* idle pages by age bucket */
-	uint64_t idle_t[IDLE_TBUCKETS_MAX];	/* idle pages by time bucket */
-	/* pages found accessed this cycle, by the bucket of the age they
-	 * had reached (idle cycles in a row before): reaccess, promotion */
-	uint64_t reaccess[AGE_BUCKETS];
-};
-
-void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src);
-uint64_t cg_pages_resident(const struct cg_pages *p);
-uint64_t cg_pages_idle(const struct cg_pages *p);
-uint64_t cg_pages_ws_idle(const struct cg_pages *p);	/* all kinds */
 
 struct acct_ent {
 	uint64_t ino;		/* 0 = free slot (ino 0 is stored in zero_ent) */

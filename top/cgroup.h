@@ -8,27 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-#define CG_NOLIMIT UINT64_MAX	/* "max" in memory.low/high/max */
-
-/* memory.* files of one cgroup; has_* say which were readable. */
-struct cg_mem {
-	int has_current, has_stat, has_low, has_high, has_max, has_pressure;
-	int has_events, has_swap, has_swap_max;
-	uint64_t current;			/* bytes */
-	uint64_t anon, file, shmem, file_mapped, unevictable;
-	uint64_t anon_thp, file_thp, shmem_thp;
-	uint64_t active_anon, inactive_anon, active_file, inactive_file;
-	uint64_t refault_anon, refault_file;	/* memory.stat, events */
-	/* memory.events (hierarchical counts since the cgroup's creation) */
-	uint64_t ev_low, ev_high, ev_max, ev_oom, ev_oom_kill;
-	uint64_t swap_current;			/* memory.swap.current, bytes */
-	uint64_t swap_max;			/* memory.swap.max, CG_NOLIMIT */
-	uint64_t low, high, max;		/* bytes or CG_NOLIMIT */
-	double some_avg10, some_avg60, some_avg300;	/* memory.pressure, % */
-	double full_avg10, full_avg60, full_avg300;
-	uint64_t some_total, full_total;	/* microseconds */
-};
+#include "cgdata.h"
 
 struct cg_node {
 	char *path;		/* "/" or "/a/b" under the mount; raw bytes */

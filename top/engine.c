@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cgroup.h"
 #include "engine.h"
 #include "pace.h"
 #include "util.h"

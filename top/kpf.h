@@ -19,12 +19,4 @@
 
 #define KPF_BIT(f, b)	(((f) >> (b)) & 1)
 
-/* Kinds of resident user memory that idletop tells apart. */
-enum page_kind {
-	PK_ANON,	/* KPF_ANON */
-	PK_FILE,	/* page cache, not swap-backed */
-	PK_SHMEM,	/* swap-backed, not anon: shmem, tmpfs, memfd */
-	PK_NR
-};
-
 #endif

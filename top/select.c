@@ -101,7 +101,7 @@ int report_select(const struct report *r, const struct cg_select *sel,
 	int p;
 
 	*out = *r;
-	memset(&out->tree, 0, sizeof(out->tree));
+	out->tree = NULL;
 	out->n = 0;
 	out->folded = 0;
 	out->cg = calloc(r->n + 1, sizeof(*out->cg));

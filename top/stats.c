@@ -2,8 +2,46 @@
 /* stats.c - join cycle counts with the cgroup tree; derived numbers */
 #include <stdlib.h>
 #include <string.h>
+#include "acct.h"
+#include "cgroup.h"
 #include "ident.h"
+#include "scan.h"
 #include "stats.h"
+
+void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src)
+{
+	int i;
+
+	for (i = 0; i < PK_NR; i++) {
+		dst->resident[i] += src->resident[i];
+		dst->idle[i] += src->idle[i];
+		dst->ws_idle[i] += src->ws_idle[i];
+	}
+	for (i = 0; i < AGE_BUCKETS; i++) {
+		dst->age[i] += src->age[i];
+		dst->reaccess[i] += src->reaccess[i];
+	}
+	for (i = 0; i < IDLE_TBUCKETS_MAX; i++)
+		dst->idle_t[i] += src->idle_t[i];
+	dst->unevictable += src->unevictable;
+}
+
+uint64_t cg_pages_resident(const struct cg_pages *p)
+{
+	return p->resident[PK_ANON] + p->resident[PK_FILE] +
+	       p->resident[PK_SHMEM];
+}
+
+uint64_t cg_pages_idle(const struct cg_pages *p)
+{
+	return p->idle[PK_ANON] + p->idle[PK_FILE] + p->idle[PK_SHMEM];
+}
+
+uint64_t cg_pages_ws_idle(const struct cg_pages *p)
+{
+	return p->ws_idle[PK_ANON] + p->ws_idle[PK_FILE] +
+	       p->ws_idle[PK_SHMEM];
+}
 
 uint64_t round_up(uint64_t v, uint64_t to)
 {
@@ -158,8 +196,8 @@ static void copy_nodes(struct report *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->tree.n; i++) {
-		const struct cg_node *c = &r->tree.v[i];
+	for (i = 0; i < r->tree->n; i++) {
+		const struct cg_node *c = &r->tree->v[i];
 		struct cg_stat *s = &r->cg[i];
 
 		s->path = c->path;
@@ -182,8 +220,8 @@ static void attribute(struct report *r, const struct acct *a,
 	long idx;
 
 	while ((e = acct_next(a, &pos))) {
-		idx = e->ino ? cg_tree_find(&r->tree, e->ino) : 0;
-		if (idx >= 0 && (size_t)idx < r->tree.n)
+		idx = e->ino ? cg_tree_find(r->tree, e->ino) : 0;
+		if (idx >= 0 && (size_t)idx < r->tree->n)
 			cg_pages_add(&r->cg[idx].self, &e->pages);
 		else
 			cg_pages_add(&unknown->self, &e->pages);
@@ -197,7 +235,10 @@ int report_build(struct report *r, struct cg_tree *tree,
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
-	r->tree = *tree;
+	r->tree = malloc(sizeof(*r->tree));
+	if (!r->tree)
+		return -1;
+	*r->tree = *tree;
 	memset(tree, 0, sizeof(*tree));
 	r->p = *p;
 	r->steady = p->period;
@@ -217,11 +258,11 @@ int report_build(struct report *r, struct cg_tree *tree,
 	r->reach = c->reach;
 	r->ws_complete = c->number && !c->first &&
 			 c->reach >= (p->ws_cycles ? p->ws_cycles : 1);
-	r->cg = calloc(r->tree.n + 1, sizeof(*r->cg));
+	r->cg = calloc(r->tree->n + 1, sizeof(*r->cg));
 	if (!r->cg)
 		return -1;
 	copy_nodes(r);
-	r->n = r->tree.n;
+	r->n = r->tree->n;
 	attribute(r, &c->acct, &unknown);
 	if (cg_pages_resident(&unknown.self) && r->n) {
 		unknown.path = unknown.name = UNKNOWN_CGROUP;
@@ -254,7 +295,7 @@ void report_rates(struct report *r, const struct report *old)
 	size_t i;
 	long j;
 
-	if (!(dt > 0.05) || !old->n)
+	if (!(dt > 0.05) || !old->n || !old->tree)
 		return;
 	for (i = 0; i < r->n; i++) {
 		struct cg_stat *s = &r->cg[i];
@@ -262,7 +303,7 @@ void report_rates(struct report *r, const struct report *old)
 
 		if (s->pseudo || !s->mem.has_stat)
 			continue;
-		j = cg_tree_find(&old->tree, s->ino);
+		j = cg_tree_find(old->tree, s->ino);
 		if (j < 0 || (size_t)j >= old->n)
 			continue;
 		o = &old->cg[j];
@@ -277,7 +318,9 @@ void report_rates(struct report *r, const struct report *old)
 void report_free(struct report *r)
 {
 	free(r->cg);
-	cg_tree_free(&r->tree);
+	if (r->tree)
+		cg_tree_free(r->tree);
+	free(r->tree);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -39,9 +39,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "acct.h"
-#include "cgroup.h"
-#include "scan.h"
+#include "cgdata.h"
+#include "config.h"
+
+struct cg_tree;		/* cgroup.h */
+struct scan_cycle;	/* scan.h */
 
 #define STATS_HIGH_ROUND (4ULL << 20)
 #define STATS_PROMO_PERMILLE 2	/* 0.2 % of the working set a minute */
@@ -126,13 +128,21 @@ struct report {
 	struct cg_stat *cg;	/* pre-order; cg[0] is the root */
 	size_t n;
 	size_t folded;		/* cgroups left out by a selection (select.h) */
-	struct cg_tree tree;	/* owns the path strings */
+	struct cg_tree *tree;	/* owns the path strings */
 };
 
-/* Build from a freshly scanned tree (ownership moves into r). */
+/*
+ * Build from a freshly scanned tree: its contents move into r (*tree is
+ * left empty).  0, or -1 on ENOMEM.
+ */
 int report_build(struct report *r, struct cg_tree *tree,
 		 const struct scan_cycle *c, const struct report_params *p);
 void report_free(struct report *r);
+/* Sums over the page counts of one cgroup (struct cg_pages, cgdata.h). */
+void cg_pages_add(struct cg_pages *dst, const struct cg_pages *src);
+uint64_t cg_pages_resident(const struct cg_pages *p);
+uint64_t cg_pages_idle(const struct cg_pages *p);
+uint64_t cg_pages_ws_idle(const struct cg_pages *p);	/* all kinds */
 /* Rates between two reports of the same tree (refault_rate). */
 void report_rates(struct report *r, const struct report *old);
 /* Pages found accessed after >= bucket i's idle cycles (cumulative). */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "batch.h"
+#include "cgroup.h"
 #include "engine.h"
 #include "fixture.h"
 #include "kpf.h"

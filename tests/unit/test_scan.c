@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "cgroup.h"
 #include "fixture.h"
 #include "kpf.h"
 #include "scan.h"
