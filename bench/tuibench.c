@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "fixture.h"
 #include "kpf.h"
+#include "engine_impl.h"
 #include "ui.h"
 #include "util.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cgroup.h"
-#include "engine.h"
+#include "engine_impl.h"
 #include "pace.h"
 #include "util.h"
 
@@ -294,4 +294,58 @@ int engine_mark_wait(struct engine *e, double seconds,
 	if (*stop)
 		return 1;
 	return build(e) < 0 ? -1 : 0;
+}
+
+struct engine *engine_new(const struct config *cfg, char *err, size_t errlen)
+{
+	struct engine *e = malloc(sizeof(*e));
+
+	if (!e) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (engine_open(e, cfg)) {
+		snprintf(err, errlen, "%s", e->err);
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	engine_close(e);
+	free(e);
+}
+
+const struct report *engine_report(const struct engine *e)
+{
+	return &e->report;
+}
+
+const struct report_params *engine_params(const struct engine *e)
+{
+	return &e->params;
+}
+
+const char *engine_err(const struct engine *e)
+{
+	return e->err;
+}
+
+unsigned engine_fails(const struct engine *e)
+{
+	return e->fails;
+}
+
+void engine_procs(const struct engine *e, size_t i, struct proc_list *l)
+{
+	procs_read(l, e->sc.root, e->cgdir, &e->report, i);
+}
+
+void engine_host(const struct engine *e, struct host_info *h)
+{
+	host_read(h, e->sc.root);
 }

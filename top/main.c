@@ -211,16 +211,16 @@ static int show(const struct config *cfg, struct http *h,
  */
 static int step_failed(struct engine *e, struct http *h)
 {
-	if (e->fails >= ENGINE_FAILS_MAX) {
+	if (engine_fails(e) >= ENGINE_FAILS_MAX) {
 		fprintf(stderr, "idletop: %s; giving up after %u failures in "
-			"a row\n", e->err, e->fails);
+			"a row\n", engine_err(e), engine_fails(e));
 		return 1;
 	}
 	fprintf(stderr, "idletop: %s; retrying in %.3gs (failure %u of %u "
-		"in a row)\n", e->err, engine_wait(e), e->fails,
+		"in a row)\n", engine_err(e), engine_wait(e), engine_fails(e),
 		ENGINE_FAILS_MAX);
 	if (h)
-		http_error(h, e->err);
+		http_error(h, engine_err(e));
 	return 0;
 }
 
@@ -241,7 +241,7 @@ static int batch_loop(struct engine *e, const struct config *cfg,
 			return 1;
 		if (rc <= 0)
 			continue;
-		if (show(cfg, h, &e->report, st))
+		if (show(cfg, h, engine_report(e), st))
 			return 1;
 		if (cfg->iterations && ++done >= cfg->iterations)
 			break;
@@ -264,22 +264,23 @@ static int run_mark_wait(struct engine *e, const struct config *cfg)
 	int rc = engine_mark_wait(e, cfg->mark_wait, &stop);
 
 	if (rc < 0)
-		fprintf(stderr, "idletop: %s\n", e->err);
+		fprintf(stderr, "idletop: %s\n", engine_err(e));
 	if (rc)
 		return 1;
-	return show(cfg, NULL, &e->report, NULL) ? 1 : 0;
+	return show(cfg, NULL, engine_report(e), NULL) ? 1 : 0;
 }
 
 static int run_listen(struct engine *e, const struct config *cfg)
 {
-	struct http *h = http_start(cfg->listen, e->err, sizeof(e->err));
+	char err[512];
+	struct http *h = http_start(cfg->listen, err, sizeof(err));
 	int rc;
 
 	if (!h) {
-		fprintf(stderr, "idletop: %s\n", e->err);
+		fprintf(stderr, "idletop: %s\n", err);
 		return 1;
 	}
-	publish(h, cfg, &e->params, NULL);
+	publish(h, cfg, engine_params(e), NULL);
 	fprintf(stderr, "idletop: serving http://%s/metrics\n",
 		http_address(h));
 	rc = run_batch(e, cfg, h);
@@ -304,7 +305,8 @@ static int bad_listen(const struct config *cfg)
 int main(int argc, char **argv)
 {
 	struct config cfg;
-	struct engine e;
+	struct engine *e;
+	char err[512];
 	int rc;
 
 	options_default(&cfg);
@@ -314,13 +316,14 @@ int main(int argc, char **argv)
 	if (rc != OPT_OK || bad_listen(&cfg))
 		return 2;
 	setup_signals();
-	if (engine_open(&e, &cfg)) {
-		fprintf(stderr, "idletop: %s\n", e.err);
+	e = engine_new(&cfg, err, sizeof(err));
+	if (!e) {
+		fprintf(stderr, "idletop: %s\n", err);
 		return 1;
 	}
-	rc = cfg.mark_wait >= 0 ? run_mark_wait(&e, &cfg) :
-	     cfg.listen ? run_listen(&e, &cfg) :
-	     cfg.batch ? run_batch(&e, &cfg, NULL) : ui_run(&e, &cfg, &stop);
-	engine_close(&e);
+	rc = cfg.mark_wait >= 0 ? run_mark_wait(e, &cfg) :
+	     cfg.listen ? run_listen(e, &cfg) :
+	     cfg.batch ? run_batch(e, &cfg, NULL) : ui_run(e, &cfg, &stop);
+	engine_free(e);
 	return rc;
 }

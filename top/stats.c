@@ -236,8 +236,10 @@ int report_build(struct report *r, struct cg_tree *tree,
 
 	memset(r, 0, sizeof(*r));
 	r->tree = malloc(sizeof(*r->tree));
-	if (!r->tree)
+	if (!r->tree) {
+		cg_tree_free(tree);
 		return -1;
+	}
 	*r->tree = *tree;
 	memset(tree, 0, sizeof(*tree));
 	r->p = *p;

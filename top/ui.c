@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "tty.h"
 #include "ui.h"
-#include "util.h"
+#include "util.h"		/* now_mono(), now_cpu(): the loop's clocks */
 
 #define TICK 0.5		/* header refresh (progress, CPU %) */
 
@@ -30,40 +30,16 @@ int ui_measured(const struct ui *u)
 	return ui_have_rep(u) && u->rep->cycle > 0;
 }
 
-static char *read_line_file(const char *root, const char *rel)
-{
-	char *p = path_join(root, rel), *s, *nl;
-
-	if (!p)
-		return NULL;
-	s = read_text_file(p, NULL);
-	free(p);
-	if (s && (nl = strchr(s, '\n')))
-		*nl = '\0';
-	return s;
-}
-
-static uint64_t read_mem_total(const char *root)
-{
-	char *s = read_line_file(root, "proc/meminfo");
-	unsigned long long kb = 0;
-
-	if (s && sscanf(s, "MemTotal: %llu kB", &kb) != 1)
-		kb = 0;
-	free(s);
-	return (uint64_t)kb << 10;
-}
-
 /* After a new report: the rows, the trend, the detail's processes. */
 static void reload(struct ui *u)
 {
-	u->rep = &u->e->report;
+	u->rep = engine_report(u->e);
 	if (u->rep->cycle && trend_update(&u->trend, u->rep))
 		ui_msg(u, "out of memory (trend)");
 	view_build(u);
 	if (u->screen == S_DETAIL && view_selected(u))
-		procs_read(&u->detail.procs, u->cfg->root, u->e->cgdir, u->rep,
-			   u->view.row[u->vs.sel].cg);
+		engine_procs(u->e, u->view.row[u->vs.sel].cg,
+			     &u->detail.procs);
 	u->dirty = 1;
 }
 
@@ -222,7 +198,7 @@ static int fail(struct ui *u)
 	endwin();
 	tty_disarm();
 	fprintf(stderr, "idletop: %s; giving up after %u failures in a row\n",
-		u->e->err, u->e->fails);
+		engine_err(u->e), engine_fails(u->e));
 	return -1;
 }
 
@@ -233,9 +209,9 @@ static int fail(struct ui *u)
  */
 static int failed(struct ui *u)
 {
-	if (u->e->fails >= ENGINE_FAILS_MAX)
+	if (engine_fails(u->e) >= ENGINE_FAILS_MAX)
 		return fail(u);
-	ui_msg(u, "%s; retrying (%u of %u)", u->e->err, u->e->fails,
+	ui_msg(u, "%s; retrying (%u of %u)", engine_err(u->e), engine_fails(u->e),
 	       ENGINE_FAILS_MAX);
 	u->dirty = 1;
 	return 0;
@@ -332,8 +308,7 @@ static void ui_free(struct ui *u)
 	trend_free(&u->trend);
 	procs_free(&u->detail.procs);
 	sb_free(&u->input);
-	free(u->host);
-	free(u->kernel);
+	host_free(&u->host);
 }
 
 /*
@@ -377,15 +352,13 @@ int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop)
 	u.cfg = cfg;
 	u.e = e;
 	u.t.stop = stop;
-	u.rep = &e->report;
+	u.rep = engine_report(e);
 	u.screen = S_TREE;
 	u.dirty = 1;
 	u.delay = cfg->delay;
 	sb_init(&u.input);
 	settings(&u, rc);
-	u.host = read_line_file(cfg->root, "proc/sys/kernel/hostname");
-	u.kernel = read_line_file(cfg->root, "proc/sys/kernel/osrelease");
-	u.mem_total = read_mem_total(cfg->root);
+	engine_host(e, &u.host);
 	u.cpu_t = now_mono();
 	u.cpu_c = now_cpu();
 	if (ui_term_start(&u, &scr)) {
@@ -394,7 +367,7 @@ int ui_run(struct engine *e, struct config *cfg, volatile sig_atomic_t *stop)
 		return 1;
 	}
 	if (engine_refresh(e) < 0)
-		ui_msg(&u, "%s", e->err);
+		ui_msg(&u, "%s", engine_err(e));
 	reload(&u);
 	ret = loop(&u);
 	endwin();

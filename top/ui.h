@@ -2,12 +2,13 @@
 /*
  * ui.h - idletop's interactive view (ncurses). ui.c owns the main loop
  * and the dispatch, ui_term.c the terminal; ui_view.c turns a struct
- * report into visible rows (zoom, filter, collapse, sort, flat); ui_trend.c keeps idle % history per
- * cgroup; ui_procs.c reads the processes of a subtree; ui_text.c has the
- * text helpers; ui_rc.c the saved settings; one file per screen
+ * report into visible rows (zoom, filter, collapse, sort, flat);
+ * ui_trend.c keeps idle % history per cgroup; ui_text.c has the text
+ * helpers; ui_rc.c the saved settings; one file per screen
  * (ui_header.c, ui_tree.c, ui_detail.c, ui_help.c, ui_columns.c,
  * ui_sortby.c) with x_draw()/x_key().
- * Screens only read the engine's report (e->report) and call engine.h;
+ * Screens only read the engine's report (engine_report()) and call
+ * engine.h, which also reads the processes and host facts they show;
  * columns come from fields.h.
  */
 #ifndef IDLETOP_UI_H
@@ -58,20 +59,6 @@ struct trend {
 	uint64_t cycle;		/* last cycle recorded */
 };
 
-struct proc_ent {
-	long pid;
-	char *name;		/* raw bytes from status "Name:" */
-	char *cg;		/* cgroup path, relative to the subtree's root */
-	uint64_t rss;		/* bytes; UINT64_MAX: unknown (gone, kthread) */
-};
-
-struct proc_list {
-	struct proc_ent *v;
-	size_t n, cap;
-	int err;		/* first errno reading a cgroup.procs, 0 ok */
-	size_t nerr;		/* cgroups whose cgroup.procs could not be read */
-};
-
 /* The terminal. */
 struct term {
 	int utf8, colors, too_small;
@@ -117,7 +104,7 @@ struct ui {
 	struct term t;
 	struct config *cfg;
 	struct engine *e;
-	const struct report *rep;	/* &e->report */
+	const struct report *rep;	/* engine_report(e) */
 	struct view_state vs;
 	struct view view;
 	struct trend trend;
@@ -133,8 +120,7 @@ struct ui {
 	enum prompt_kind prompt;
 	struct sbuf input;
 	char msg[200];			/* one status line message */
-	char *host, *kernel;
-	uint64_t mem_total;
+	struct host_info host;		/* engine_host() */
 	double cpu_pct, cpu_t, cpu_c;	/* own CPU %, last sample */
 };
 
@@ -221,11 +207,6 @@ void view_sort_step(struct ui *u, int step);
 int trend_update(struct trend *t, const struct report *r);
 const struct trend_ent *trend_find(const struct trend *t, uint64_t ino);
 void trend_free(struct trend *t);
-
-/* ui_procs.c: the processes of report cgroup i and its descendants */
-void procs_read(struct proc_list *l, const char *root, const char *cgdir,
-		const struct report *r, size_t i);
-void procs_free(struct proc_list *l);
 
 /* ui_rc.c: the settings file, $XDG_CONFIG_HOME/idletop/idletoprc; none
  * (NULL) when neither it nor HOME is set, or when uid != euid */

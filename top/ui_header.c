@@ -94,8 +94,8 @@ static void mem_line(struct ui *u, struct sbuf *b)
 	struct engine_progress p;
 
 	sb_puts(b, "Mem total ");
-	if (u->mem_total)
-		ui_fmt_size(u, b, u->mem_total);
+	if (u->host.mem_total)
+		ui_fmt_size(u, b, u->host.mem_total);
 	else
 		sb_putc(b, '?');
 	if (!r)
@@ -146,7 +146,7 @@ static void crumb_line(struct ui *u, struct sbuf *b)
 /* Warnings of the measurement in progress (the engine's latest look). */
 static unsigned warnings(const struct ui *u)
 {
-	return u->e ? u->e->params.warnings : 0;	/* none in test_view */
+	return u->e ? engine_params(u->e)->warnings : 0;	/* none in test_view */
 }
 
 int header_rows(const struct ui *u)
@@ -173,15 +173,16 @@ static void warning_lines(struct ui *u, struct sbuf *b)
 
 void header_draw(struct ui *u)
 {
+	struct engine_progress p;
 	struct sbuf b;
 
+	engine_progress(u->e, &p);
 	sb_init(&b);
 	sb_printf(&b, "idletop %s   host ", IDLETOP_VERSION);
-	ui_esc(u, &b, u->host ? u->host : "?");
+	ui_esc(u, &b, u->host.name ? u->host.name : "?");
 	sb_puts(&b, "   kernel ");
-	ui_esc(u, &b, u->kernel ? u->kernel : "?");
-	sb_printf(&b, "   source %s (%s)", u->e->params.source,
-		  u->e->params.method);
+	ui_esc(u, &b, u->host.kernel ? u->host.kernel : "?");
+	sb_printf(&b, "   source %s (%s)", p.source, p.method);
 	line(0, ui_attr(u, CP_TITLE), &b);
 	cycle_line(u, &b);
 	line(1, A_NORMAL, &b);

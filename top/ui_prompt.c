@@ -26,7 +26,7 @@ static void set_number(struct ui *u, enum prompt_kind k, const char *s)
 		return;
 	}
 	if (engine_set_period(u->e, v)) {
-		ui_msg(u, "%s", u->e->err);
+		ui_msg(u, "%s", engine_err(u->e));
 		return;
 	}
 	ui_msg(u, "period %gs: measuring anew, next report in %gs", v, 2 * v);

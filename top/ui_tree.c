@@ -278,8 +278,7 @@ static void detail(struct ui *u)
 		return;
 	u->screen = S_DETAIL;
 	u->detail.scroll = 0;
-	procs_read(&u->detail.procs, u->cfg->root, u->e->cgdir, u->rep,
-		   u->view.row[u->vs.sel].cg);
+	engine_procs(u->e, u->view.row[u->vs.sel].cg, &u->detail.procs);
 }
 
 int tree_key(struct ui *u, enum action a)

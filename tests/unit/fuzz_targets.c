@@ -27,7 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cgroup.h"
-#include "engine.h"
+#include "engine_impl.h"
+#include "options.h"
 #include "fixture.h"
 #include "fuzz.h"
 #include "http.h"

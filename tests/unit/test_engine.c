@@ -14,7 +14,8 @@
 #include <cmocka.h>
 #include "batch.h"
 #include "cgroup.h"
-#include "engine.h"
+#include "engine_impl.h"
+#include "options.h"
 #include "fixture.h"
 #include "kpf.h"
 #include "util.h"

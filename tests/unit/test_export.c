@@ -18,12 +18,13 @@
 #include <sys/socket.h>
 #include <cmocka.h>
 #include <zlib.h>
-#include "engine.h"
+#include "engine_impl.h"
 #include "fixture.h"
 #include "http.h"
 #include "ident.h"
 #include "kpf.h"
 #include "metrics.h"
+#include "options.h"
 #include "selfstat.h"
 #include "util.h"
 

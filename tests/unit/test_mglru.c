@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 #include "batch.h"
-#include "engine.h"
+#include "engine_impl.h"
+#include "options.h"
 #include "fixture.h"
 #include "idlesrc.h"
 #include "kpf.h"

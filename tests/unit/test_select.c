@@ -13,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "engine.h"
+#include "engine_impl.h"
 #include "fixture.h"
 #include "kpf.h"
 #include "metrics.h"
+#include "options.h"
 #include "select.h"
 #include "util.h"
 

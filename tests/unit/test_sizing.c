@@ -14,12 +14,13 @@
 #include <string.h>
 #include <cmocka.h>
 #include "batch.h"
-#include "engine.h"
+#include "engine_impl.h"
 #include "fields.h"
 #include "fixture.h"
 #include "ident.h"
 #include "kpf.h"
 #include "metrics.h"
+#include "options.h"
 #include "util.h"
 
 #define MiB (1ULL << 20)

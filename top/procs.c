@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ui_procs.c - processes of one cgroup and all its descendants
- * (cgroup.procs of each) with their RSS (VmRSS in <root>/proc/PID/status)
- * and the cgroup they are in, for the detail screen.  No cap: the list
- * grows as far as memory allows, and says so when it cannot.
+ * procs.c - what the engine reads for the screens besides the report:
+ * the processes of one cgroup and all its descendants (cgroup.procs of
+ * each) with their RSS (VmRSS in <root>/proc/PID/status) and the cgroup
+ * they are in, and the host's name, kernel release and memory size.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ui.h"
+#include "procs.h"
 #include "util.h"
 
 static void read_status(struct proc_ent *e, const char *root)
@@ -45,7 +45,7 @@ static int cmp_rss(const void *a, const void *b)
 	return rx < ry ? 1 : rx > ry ? -1 : (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static struct proc_ent *grow(struct proc_list *l)
+static struct proc_ent *procs_grow(struct proc_list *l)
 {
 	struct proc_ent *v;
 	size_t cap;
@@ -62,7 +62,7 @@ static struct proc_ent *grow(struct proc_list *l)
 	return &l->v[l->n];
 }
 
-static void failed(struct proc_list *l, int err)
+static void procs_failed(struct proc_list *l, int err)
 {
 	if (!l->err)
 		l->err = err;
@@ -70,7 +70,7 @@ static void failed(struct proc_list *l, int err)
 }
 
 /* The processes of one cgroup; rel: its path below the subtree's root. */
-static int read_one(struct proc_list *l, const char *root, const char *cgdir,
+static int read_cgroup_procs(struct proc_list *l, const char *root, const char *cgdir,
 		    const char *path, const char *rel)
 {
 	char *dir = path_join(cgdir, path), *file, *s, *p, *end;
@@ -81,15 +81,15 @@ static int read_one(struct proc_list *l, const char *root, const char *cgdir,
 	free(dir);
 	s = file ? read_text_file(file, NULL) : NULL;
 	if (!s)
-		failed(l, file ? errno : ENOMEM);
+		procs_failed(l, file ? errno : ENOMEM);
 	free(file);
 	for (p = s; p && *p; p = end) {
 		pid = strtol(p, &end, 10);
 		if (end == p)
 			break;
-		if (!(e = grow(l)) || !(e->cg = strdup(rel))) {
+		if (!(e = procs_grow(l)) || !(e->cg = strdup(rel))) {
 			free(s);
-			failed(l, ENOMEM);
+			procs_failed(l, ENOMEM);
 			return -1;
 		}
 		e->pid = pid;
@@ -114,7 +114,7 @@ void procs_read(struct proc_list *l, const char *root, const char *cgdir,
 			break;	/* pre-order: the subtree ends here */
 		if (r->cg[j].pseudo)
 			continue;
-		if (read_one(l, root, cgdir, r->cg[j].path,
+		if (read_cgroup_procs(l, root, cgdir, r->cg[j].path,
 			     j == i ? "" : r->cg[j].path + skip))
 			break;
 	}
@@ -132,4 +132,43 @@ void procs_free(struct proc_list *l)
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
+}
+
+/* The first line of <root>/rel, malloc'ed, or NULL. */
+static char *read_line_file(const char *root, const char *rel)
+{
+	char *p = path_join(root, rel), *s, *nl;
+
+	if (!p)
+		return NULL;
+	s = read_text_file(p, NULL);
+	free(p);
+	if (s && (nl = strchr(s, '\n')))
+		*nl = '\0';
+	return s;
+}
+
+static uint64_t read_mem_total(const char *root)
+{
+	char *s = read_line_file(root, "proc/meminfo");
+	unsigned long long kb = 0;
+
+	if (s && sscanf(s, "MemTotal: %llu kB", &kb) != 1)
+		kb = 0;
+	free(s);
+	return (uint64_t)kb << 10;
+}
+
+void host_read(struct host_info *h, const char *root)
+{
+	h->name = read_line_file(root, "proc/sys/kernel/hostname");
+	h->kernel = read_line_file(root, "proc/sys/kernel/osrelease");
+	h->mem_total = read_mem_total(root);
+}
+
+void host_free(struct host_info *h)
+{
+	free(h->name);
+	free(h->kernel);
+	memset(h, 0, sizeof(*h));
 }
