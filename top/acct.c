@@ -4,8 +4,6 @@
 #include <string.h>
 #include "acct.h"
 
-const unsigned age_bucket_min[AGE_BUCKETS] = { 1, 2, 4, 8, 16 };
-
 void idle_tmap(uint8_t tmap[256], const double first[256], uint64_t n,
 	       uint64_t reach, const struct idle_tbuckets *tb)
 {

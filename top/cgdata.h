@@ -45,10 +45,10 @@ enum page_kind {
 /*
  * Idle-age buckets: a page idle for a consecutive cycles is in bucket
  * i when age_bucket_min[i] <= a < age_bucket_min[i + 1]; the last bucket
- * is open (16+).  Defined in acct.c, which sorts pages into them.
+ * is open (16+); age_bucket() (acct.c) sorts pages into them.
  */
 #define AGE_BUCKETS 5
-extern const unsigned age_bucket_min[AGE_BUCKETS];	/* 1 2 4 8 16 */
+static const unsigned age_bucket_min[AGE_BUCKETS] = { 1, 2, 4, 8, 16 };
 
 /* Page counts of one cgroup over one cycle (all in pages). */
 struct cg_pages {

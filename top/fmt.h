@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fmt.h - a growable string buffer, units and escaping, shared by the
- * batch printers and the TUI. Nothing here returns a static buffer.
+ * fmt.h - a growable string buffer, units and escaping: the base layer
+ * every other one may use (the tree reader escapes the path its error
+ * names, the printers and screens everything they show).  Nothing here
+ * returns a static buffer.
  */
 #ifndef IDLETOP_FMT_H
 #define IDLETOP_FMT_H
