@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* batch.h - batch printers: format a struct report, compute nothing */
+/* batch.h - batch printers: format a struct report (stats.h computes) */
 #ifndef IDLETOP_BATCH_H
 #define IDLETOP_BATCH_H
 

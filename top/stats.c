@@ -70,6 +70,20 @@ uint64_t stats_idle_ge(const struct cg_pages *p, int bucket)
 	return n;
 }
 
+void stats_reaccess(const struct report *r, const struct cg_stat *s,
+		    int bucket, uint64_t *bytes, double *pct_min)
+{
+	double cyc = r->p.cycle_seconds > 0 ? r->p.cycle_seconds :
+		     r->p.period, ws;
+	uint64_t ps = r->p.page_size;
+	uint64_t idle = stats_idle_ge(&s->total, bucket) * ps;
+
+	*bytes = stats_reaccess_ge(&s->total, bucket) * ps;
+	ws = (double)(s->resident > idle ? s->resident - idle : 0);
+	*pct_min = ws > 0 && cyc > 0 ?
+		   100.0 * (double)*bytes * 60 / cyc / ws : 0;
+}
+
 /* Pages idle for >= k cycles, k = ws_cycles or a bucket's lower bound. */
 static uint64_t idle_ge(const struct cg_pages *p, unsigned k, unsigned ws)
 {

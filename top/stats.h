@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * stats.h - one report: the cgroup tree joined with one scan cycle's
- * page counts, hierarchical totals and derived numbers. Printers and the
- * TUI only read a struct report; they never compute.
+ * page counts, hierarchical totals and derived numbers.  Every derived
+ * number a screen or a printer shows is computed here (or by a field
+ * getter, fields.h); they only format, pages times the page size at most.
  *
  * Derivation (per cgroup, from the hierarchical total):
  *   working_set    = resident - pages idle for >= ws_cycles cycles
@@ -12,7 +13,7 @@
  *                    (they sum to working_set)
  *   suggested_low  = working_set
  *   idle_for[i]    = evictable pages idle for at least tb.secs[i] seconds,
- *                    measured on the cycles' clocks (acct.h)
+ *                    measured on the cycles' clocks (config.h)
  *   kernel         = memory.current - resident, at least 0: what
  *                    memory.high counts and the scan cannot see (kernel
  *                    memory, pages off the LRU)
@@ -149,6 +150,15 @@ void report_rates(struct report *r, const struct report *old);
 uint64_t stats_reaccess_ge(const struct cg_pages *p, int bucket);
 /* Pages idle for >= bucket i's cycles (cumulative). */
 uint64_t stats_idle_ge(const struct cg_pages *p, int bucket);
+/*
+ * Reaccess ("promotion") of cgroup s: what a cut at the working set of
+ * age_bucket_min[bucket] cycles would have cost this cycle, bytes found
+ * accessed after that many idle cycles, and the same per minute (on the
+ * cycle's length, else the period) as a percentage of the working set
+ * at that cut (0 when there is none).
+ */
+void stats_reaccess(const struct report *r, const struct cg_stat *s,
+		    int bucket, uint64_t *bytes, double *pct_min);
 /*
  * For one REPORT_WARN_* bit: a stable id ("mglru_unfixed"), a one-line
  * summary for a header, and the full text with what to do.

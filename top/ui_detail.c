@@ -121,9 +121,8 @@ static void histogram(struct pager *pg, const struct cg_stat *s)
 static void reaccess(struct pager *pg, const struct cg_stat *s)
 {
 	const struct report *r = pg->u->rep;
-	double cyc = r->p.cycle_seconds > 0 ? r->p.cycle_seconds :
-		     r->p.period, ws;
-	uint64_t ps = r->p.page_size, idle, re;
+	uint64_t re;
+	double pct;
 	int i;
 
 	sb_puts(&pg->b, "Reaccess this cycle (accessed again after >= K idle "
@@ -132,13 +131,10 @@ static void reaccess(struct pager *pg, const struct cg_stat *s)
 	if (!ui_measured(pg->u))
 		return;
 	for (i = 0; i < AGE_BUCKETS; i++) {
-		idle = stats_idle_ge(&s->total, i) * ps;
-		re = stats_reaccess_ge(&s->total, i) * ps;
-		ws = (double)(s->resident > idle ? s->resident - idle : 0);
+		stats_reaccess(r, s, i, &re, &pct);
 		sb_printf(&pg->b, "  K >= %2u: ", age_bucket_min[i]);
 		ui_fmt_size(pg->u, &pg->b, re);
-		sb_printf(&pg->b, "  %.3f%%/min", ws > 0 && cyc > 0 ?
-			  100.0 * (double)re * 60 / cyc / ws : 0);
+		sb_printf(&pg->b, "  %.3f%%/min", pct);
 		pager_emit(pg, A_NORMAL);
 	}
 }

@@ -204,6 +204,39 @@ static void test_cpu_clock_thread(void **state)
 	assert_true(now_cpu() - c0 < 0.05);
 }
 
+/*
+ * Reaccess at K: bytes accessed after >= K idle cycles, per minute as a
+ * share of the working set at K; the cycle's length, else the period.
+ */
+static void test_reaccess(void **state)
+{
+	struct report r = { .p = { .page_size = 4096, .cycle_seconds = 30,
+				   .period = 60 } };
+	struct cg_stat s = { 0 };
+	uint64_t re;
+	double pct;
+
+	(void)state;
+	s.resident = 10000ULL * 4096;
+	s.total.age[0] = 1000;		/* idle 1 cycle */
+	s.total.age[2] = 3000;		/* idle 4..7 cycles */
+	s.total.reaccess[1] = 20;	/* after 2..3 idle cycles */
+	s.total.reaccess[3] = 5;	/* after 8..15 */
+	stats_reaccess(&r, &s, 0, &re, &pct);
+	assert_int_equal(re, 25 * 4096);
+	/* 25 pages a 30 s cycle = 50 a minute, of 10000 - 4000 pages */
+	NEAR(pct, 100.0 * 50 / 6000);
+	stats_reaccess(&r, &s, 2, &re, &pct);
+	assert_int_equal(re, 5 * 4096);
+	NEAR(pct, 100.0 * 10 / 7000);
+	r.p.cycle_seconds = 0;		/* no length yet: the period */
+	stats_reaccess(&r, &s, 2, &re, &pct);
+	NEAR(pct, 100.0 * 5 / 7000);
+	s.resident = 3000ULL * 4096;	/* all of it idle at K: no share */
+	stats_reaccess(&r, &s, 2, &re, &pct);
+	NEAR(pct, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_cpu_clock_thread),
+		cmocka_unit_test(test_reaccess),
 	};
 
 	return cmocka_run_group_tests_name("pace", tests, NULL, NULL);
