@@ -8,6 +8,8 @@
 #  - calls: every symbol an object file leaves undefined (nm -u) that
 #    another idletop object defines must be defined in a layer it may use
 #    (a call through a prototype written by hand is caught here);
+#  - inside a layer, files that must stay apart: the scanner's two paths
+#    of a slice (per PFN, folio records) share only count_page();
 #  - every .c and .h in SRCDIR belongs to a layer, so a new file is placed.
 # Prints each wrong-way edge; exit 1 if there is one.  CC, CPPFLAGS and
 # CFLAGS as for the build; NM defaults to nm.
@@ -28,7 +30,8 @@ layer_files() {
 		     idlesrc_folio.c idlesrc_warn.c cgroup.h cgroup.c \
 		     cgfiles.c util.h util.c ;;
 	scanner) echo acct.h acct.c pace.h pace.c scan.h scan.c \
-		     scan_range.h scan_range.c scan_folio.h scan_folio.c ;;
+		     scan_count.h scan_count.c scan_pfn.h scan_pfn.c \
+		     scan_folio.h scan_folio.c ;;
 	model)	echo stats.h stats.c fields.h fields.c fields_fmt.c \
 		     select.h select.c ident.h ident.c procs.h procs.c \
 		     engine.h engine.c ;;
@@ -81,6 +84,14 @@ extra() {
 	esac
 }
 
+# Files one file may not use although its layer may.
+apart() {
+	case $1 in
+	scan_pfn.c | scan_pfn.h) echo scan_folio.h scan_folio.c ;;
+	scan_folio.c | scan_folio.h) echo scan_pfn.h scan_pfn.c ;;
+	esac
+}
+
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 : > "$tmp/map"
@@ -98,7 +109,7 @@ layer_of() {
 allowed() {
 	for l in $(may_use "$1" "$(layer_of "$1")"); do
 		layer_files $l
-	done | tr ' ' '\n'
+	done | tr ' ' '\n' | grep -vxF "$(apart "$1" | tr ' ' '\n')"
 	extra "$1" | tr ' ' '\n'
 }
 

@@ -9,7 +9,8 @@
 #include "kpf.h"
 #include "pace.h"
 #include "scan.h"
-#include "scan_range.h"
+#include "scan_folio.h"
+#include "scan_pfn.h"
 #include "util.h"
 
 #define MIN_SLICE 64	/* one bitmap word; THPs may span slices */
@@ -258,6 +259,19 @@ static int end_cycle(struct scanner *sc)
 	return published;
 }
 
+/*
+ * The slice at the cursor, by one of the two paths: the folio records
+ * (one pass, the records say it all) or per PFN.  They share only
+ * count_page(); neither calls the other.
+ */
+static ssize_t scan_range(struct scanner *sc, size_t n, char *err,
+			  size_t errlen)
+{
+	if (sc->src.folios)
+		return scan_folio_range(sc, sc->cursor, n, err, errlen);
+	return scan_pfn_range(sc, sc->cursor, n, err, errlen);
+}
+
 int scan_slice(struct scanner *sc, char *err, size_t errlen)
 {
 	double t0 = now_mono(), t1, wall;
@@ -272,7 +286,7 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 		n = (size_t)(sc->nr_pfns - sc->cursor);
 	if (!sc->cursor)
 		time_map(sc);
-	done = n ? scan_range(sc, sc->cursor, n, err, errlen) : 0;
+	done = n ? scan_range(sc, n, err, errlen) : 0;
 	if (done < 0)
 		return -1;
 	sc->cursor += (uint64_t)done;

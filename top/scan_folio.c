@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "kpf.h"
+#include "scan_count.h"
 #include "scan_folio.h"
-#include "scan_range.h"
 
 /* The kpageflags bits count_page() reads, from a record's flags. */
 static uint64_t kpf_of(uint32_t flags)

@@ -3,7 +3,7 @@
  * scan_folio.h - the scanner's side of the folio records (scan_folio.c):
  * with KPAGEIDLE_SCAN_FOLIOS a range is one pass, the ioctl's records
  * alone (no /proc/kpageflags, no /proc/kpagecgroup), counted per PFN by
- * scan_range.c's count_page() so that both paths share the accounting.
+ * count_page() (scan_count.h), as the per-PFN path (scan_pfn.h) counts.
  */
 #ifndef IDLETOP_SCAN_FOLIO_H
 #define IDLETOP_SCAN_FOLIO_H

@@ -7,8 +7,9 @@
 # screen including a scanner header, directly and through ui.h; a model
 # header reaching the tree reader's; a printer calling the tree reader
 # through a prototype of its own (no include to see); a screen reading
-# a file itself; a new file that belongs to no layer.  Each failure must
-# name the file and the edge.
+# a file itself; the scanner's two paths of a slice using each other; a
+# new file that belongs to no layer.  Each failure must name the file and
+# the edge.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -82,6 +83,25 @@ char *detail_planted(void)
 EOF
 plant "screen reads a file" \
 	"ui_detail.c (screen) uses read_text_file of util.c (kernel)"
+
+fresh
+sed -i 's/^#include "scan_folio.h"$/&\n#include "scan_pfn.h"/' "$tmp/top/scan_folio.c"
+plant "the folio path includes the per-PFN one" \
+	"scan_folio.c (scanner) reaches scan_pfn.h (scanner)"
+
+fresh
+cat >> "$tmp/top/scan_pfn.c" <<'EOF'
+
+ssize_t scan_folio_range(struct scanner *sc, uint64_t pfn, size_t n,
+			 char *err, size_t errlen);
+ssize_t pfn_planted(struct scanner *sc);
+ssize_t pfn_planted(struct scanner *sc)
+{
+	return scan_folio_range(sc, 0, 1, NULL, 0);
+}
+EOF
+plant "the per-PFN path calls the folio one" \
+	"scan_pfn.c (scanner) uses scan_folio_range of scan_folio.c (scanner)"
 
 fresh
 printf '// SPDX-License-Identifier: GPL-2.0\nint planted;\n' > "$tmp/top/planted.c"

@@ -1,72 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * scan_range.c - one slice of PFNs (scan_range.h): kpageflags,
+ * scan_pfn.c - the per-PFN path of a slice (scan_pfn.h): kpageflags,
  * kpagecgroup and the idle source read per PFN, THP tails counted with
- * their head, marks written back; and count_page(), the accounting that
- * the folio records path (scan_folio.c) shares.
+ * their head (count_page(), scan_count.c), marks written back.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "kpf.h"
-#include "scan_folio.h"
-#include "scan_range.h"
+#include "scan_count.h"
+#include "scan_pfn.h"
 #include "util.h"
-
-static enum page_kind kind_of(uint64_t f)
-{
-	if (KPF_BIT(f, KPF_ANON))
-		return PK_ANON;
-	if (KPF_BIT(f, KPF_SWAPBACKED))
-		return PK_SHMEM;
-	return PK_FILE;
-}
-
-static struct cg_pages *pages_of(struct scanner *sc, uint64_t ino)
-{
-	if (!sc->last_pages || ino != sc->last_ino) {
-		sc->last_pages = acct_get(&sc->cur, ino);
-		sc->last_ino = ino;
-	}
-	return sc->last_pages;
-}
-
-int count_page(struct scanner *sc, uint64_t pfn, uint64_t f,
-		      uint64_t ino, int idle)
-{
-	struct cg_pages *p;
-	enum page_kind k = kind_of(f);
-	uint8_t *age = &sc->age[pfn];
-	int b;
-
-	if (sc->priming)
-		return 0;	/* nothing was marked yet */
-	p = pages_of(sc, ino);
-	if (!p)
-		return -1;
-	if (KPF_BIT(f, KPF_UNEVICTABLE) || !idle) {
-		if (*age && !KPF_BIT(f, KPF_UNEVICTABLE))
-			p->reaccess[age_bucket(*age)]++;	/* promoted */
-		*age = 0;
-	} else if (*age < 255) {
-		(*age)++;
-	}
-	p->resident[k]++;
-	if (KPF_BIT(f, KPF_UNEVICTABLE)) {
-		p->unevictable++;
-		return 0;
-	}
-	if (!*age)
-		return 0;
-	p->idle[k]++;
-	b = age_bucket(*age);
-	p->age[b]++;
-	if (sc->tmap[*age])
-		p->idle_t[sc->tmap[*age] - 1]++;
-	if (*age >= sc->cfg.ws_cycles)
-		p->ws_idle[k]++;
-	return 0;
-}
 
 /*
  * One PFN. THP tails take flags, cgroup and idle state from their head
@@ -147,14 +91,12 @@ static int get_idle(struct scanner *sc, uint64_t pfn, size_t n, char *err,
 	return 0;
 }
 
-ssize_t scan_range(struct scanner *sc, uint64_t pfn, size_t n, char *err,
-		   size_t errlen)
+ssize_t scan_pfn_range(struct scanner *sc, uint64_t pfn, size_t n, char *err,
+		       size_t errlen)
 {
 	ssize_t got;
 	size_t i;
 
-	if (sc->src.folios)	/* one pass: the records say it all */
-		return scan_folio_range(sc, pfn, n, err, errlen);
 	/* priming with the ioctl: it marks what it should by itself */
 	if (sc->priming && sc->src.scan)
 		return idlesrc_scan(&sc->src, pfn, n, NULL, 1) < 0 ?
