@@ -143,7 +143,7 @@ static void succeeded(struct engine *e, enum report_error what)
  * into e->report, or e->held while frozen (then 0: nothing new shown).
  * The report it replaces gives the rates (refaults per second).
  */
-static int build(struct engine *e)
+static int rebuild_report(struct engine *e)
 {
 	struct report *r = e->frozen ? &e->held : &e->report, n;
 	struct cg_tree tree = { 0 };
@@ -169,7 +169,7 @@ int engine_refresh(struct engine *e)
 {
 	if (e->frozen)
 		return 0;
-	if (build(e) < 0)
+	if (rebuild_report(e) < 0)
 		return failed(e, REPORT_ERR_TREE);
 	succeeded(e, REPORT_ERR_TREE);
 	return 1;
@@ -263,7 +263,7 @@ int engine_step(struct engine *e)
 		return failed(e, REPORT_ERR_SCAN);
 	succeeded(e, REPORT_ERR_SCAN);
 	if (rc == 1 || e->unbuilt) {
-		rc = build(e);
+		rc = rebuild_report(e);
 		e->unbuilt = rc < 0;
 		if (rc < 0)
 			return failed(e, REPORT_ERR_TREE);
@@ -293,7 +293,7 @@ int engine_mark_wait(struct engine *e, double seconds,
 		return -1;
 	if (*stop)
 		return 1;
-	return build(e) < 0 ? -1 : 0;
+	return rebuild_report(e) < 0 ? -1 : 0;
 }
 
 struct engine *engine_new(const struct config *cfg, char *err, size_t errlen)

@@ -180,7 +180,7 @@ static void set_num(struct config *c, int opt, double v)
 	}
 }
 
-static int numeric(struct config *c, int opt, const char *arg, FILE *err)
+static int number_opt(struct config *c, int opt, const char *arg, FILE *err)
 {
 	size_t i;
 	double v;
@@ -347,10 +347,10 @@ static int fields_opt(struct config *c, const char *arg, FILE *out,
 	return OPT_OK;
 }
 
-static int one(struct config *c, int opt, const char *arg, FILE *out,
+static int apply_opt(struct config *c, int opt, const char *arg, FILE *out,
 	       FILE *err)
 {
-	int rc = numeric(c, opt, arg, err);
+	int rc = number_opt(c, opt, arg, err);
 
 	if (rc < 0)
 		rc = exporter_opt(c, opt, arg, err);
@@ -405,7 +405,7 @@ int options_parse(struct config *c, int argc, char **argv, FILE *out,
 	opterr = 1;
 	while ((opt = getopt_long(argc, argv, "bn:d:f:o:hV", longopts,
 				  NULL)) != -1) {
-		rc = one(c, opt, optarg, out, err);
+		rc = apply_opt(c, opt, optarg, out, err);
 		if (rc != OPT_OK)
 			return rc;
 		if (opt == 'o' || opt == 'f' || opt == 'n')

@@ -70,8 +70,9 @@ static void procs_failed(struct proc_list *l, int err)
 }
 
 /* The processes of one cgroup; rel: its path below the subtree's root. */
-static int read_cgroup_procs(struct proc_list *l, const char *root, const char *cgdir,
-		    const char *path, const char *rel)
+static int read_cgroup_procs(struct proc_list *l, const char *root,
+			     const char *cgdir, const char *path,
+			     const char *rel)
 {
 	char *dir = path_join(cgdir, path), *file, *s, *p, *end;
 	struct proc_ent *e;
@@ -115,7 +116,7 @@ void procs_read(struct proc_list *l, const char *root, const char *cgdir,
 		if (r->cg[j].pseudo)
 			continue;
 		if (read_cgroup_procs(l, root, cgdir, r->cg[j].path,
-			     j == i ? "" : r->cg[j].path + skip))
+				      j == i ? "" : r->cg[j].path + skip))
 			break;
 	}
 	if (l->n)

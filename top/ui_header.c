@@ -9,7 +9,7 @@
 #include "ui.h"
 #include "version.h"
 
-static void line(int y, int attr, struct sbuf *b)
+static void put_line(int y, int attr, struct sbuf *b)
 {
 	int cols = COLS;
 
@@ -144,7 +144,7 @@ static void crumb_line(struct ui *u, struct sbuf *b)
 }
 
 /* Warnings of the measurement in progress (the engine's latest look). */
-static unsigned warnings(const struct ui *u)
+static unsigned warning_bits(const struct ui *u)
 {
 	return u->e ? engine_params(u->e)->warnings : 0;	/* none in test_view */
 }
@@ -154,7 +154,7 @@ int header_rows(const struct ui *u)
 	unsigned bit, n = 4;
 
 	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1)
-		n += !!(warnings(u) & bit);
+		n += !!(warning_bits(u) & bit);
 	return (int)n;
 }
 
@@ -164,10 +164,10 @@ static void warning_lines(struct ui *u, struct sbuf *b)
 	int y = 4;
 
 	for (bit = 1; bit & REPORT_WARN_ALL; bit <<= 1) {
-		if (!(warnings(u) & bit))
+		if (!(warning_bits(u) & bit))
 			continue;
 		sb_puts(b, report_warning_short(bit));
-		line(y++, ui_attr(u, CP_HOT) | A_BOLD, b);
+		put_line(y++, ui_attr(u, CP_HOT) | A_BOLD, b);
 	}
 }
 
@@ -183,13 +183,13 @@ void header_draw(struct ui *u)
 	sb_puts(&b, "   kernel ");
 	ui_esc(u, &b, u->host.kernel ? u->host.kernel : "?");
 	sb_printf(&b, "   source %s (%s)", p.source, p.method);
-	line(0, ui_attr(u, CP_TITLE), &b);
+	put_line(0, ui_attr(u, CP_TITLE), &b);
 	cycle_line(u, &b);
-	line(1, A_NORMAL, &b);
+	put_line(1, A_NORMAL, &b);
 	mem_line(u, &b);
-	line(2, A_NORMAL, &b);
+	put_line(2, A_NORMAL, &b);
 	crumb_line(u, &b);
-	line(3, ui_attr(u, CP_TITLE), &b);
+	put_line(3, ui_attr(u, CP_TITLE), &b);
 	warning_lines(u, &b);
 	sb_free(&b);
 }
