@@ -46,10 +46,14 @@
  *          "reaccess":[B x 5, accessed after an age in that bucket],
  *          "ws_idle":B}
  * Strings: invalid UTF-8 bytes become U+FFFD, controls \u00XX.
+ * memory, pressure, PAGES and idle_for come from series.c, the columns'
+ * keys from fields.c.
  */
+#include <stdio.h>
 #include "batch.h"
 #include "fmt.h"
 #include "ident.h"
+#include "series.h"
 #include "version.h"
 
 static void jstr(struct sbuf *b, const char *key, const char *v)
@@ -75,57 +79,78 @@ static void unclose(struct sbuf *b)
 		b->len--;
 }
 
-static void pages(struct sbuf *b, const char *key, const struct cg_pages *p,
-		  uint64_t ps)
+/* One member of "self" or "total" (series.h): a value, per kind, their
+ * sum, or an array over the age buckets, in bytes. */
+static void page_member(struct sbuf *b, const struct page_series *ps,
+			const struct cg_pages *p, uint64_t page)
 {
+	char key[32];
 	int i;
 
-	sb_printf(b, "\"%s\":{", key);
-	ju64(b, "anon", 1, p->resident[PK_ANON] * ps);
-	ju64(b, "file", 1, p->resident[PK_FILE] * ps);
-	ju64(b, "shmem", 1, p->resident[PK_SHMEM] * ps);
-	ju64(b, "unevictable", 1, p->unevictable * ps);
-	ju64(b, "idle_anon", 1, p->idle[PK_ANON] * ps);
-	ju64(b, "idle_file", 1, p->idle[PK_FILE] * ps);
-	ju64(b, "idle_shmem", 1, p->idle[PK_SHMEM] * ps);
-	sb_puts(b, "\"idle_age\":[");
+	if (ps->shape == PS_KIND) {
+		for (i = 0; i < PK_NR; i++) {
+			snprintf(key, sizeof(key), "%s%s", ps->json,
+				 page_kind_name[i]);
+			ju64(b, key, 1, page_series_get(ps, p, i) * page);
+		}
+		return;
+	}
+	if (ps->shape != PS_AGE) {
+		ju64(b, ps->json, 1, page_series_value(ps, p) * page);
+		return;
+	}
+	sb_printf(b, "\"%s\":[", ps->json);
 	for (i = 0; i < AGE_BUCKETS; i++)
-		sb_printf(b, "%s%llu", i ? "," : "",
-			  (unsigned long long)(p->age[i] * ps));
-	sb_puts(b, "],\"reaccess\":[");
-	for (i = 0; i < AGE_BUCKETS; i++)
-		sb_printf(b, "%s%llu", i ? "," : "",
-			  (unsigned long long)(p->reaccess[i] * ps));
+		sb_printf(b, "%s%llu", i ? "," : "", (unsigned long long)
+			  (page_series_get(ps, p, i) * page));
 	sb_puts(b, "],");
-	ju64(b, "ws_idle", 1, cg_pages_ws_idle(p) * ps);
+}
+
+static void pages(struct sbuf *b, const char *key, const struct cg_pages *p,
+		  uint64_t page)
+{
+	size_t i;
+
+	sb_printf(b, "\"%s\":{", key);
+	for (i = 0; i < page_series_nr; i++)
+		page_member(b, &page_series[i], p, page);
 	unclose(b);
 	sb_puts(b, "},");
+}
+
+/* The members of one JSON object of the memory.* values (series.h). */
+static void mem_members(struct sbuf *b, const struct cg_mem *m,
+			enum mem_group g)
+{
+	uint64_t u = 0;
+	double d = 0;
+	size_t i;
+	int has;
+
+	for (i = 0; i < mem_series_nr; i++) {
+		if (mem_series[i].group != g)
+			continue;
+		has = mem_series_get(&mem_series[i], m, &u, &d);
+		if (mem_series[i].fmt == SF_PCT)
+			sb_printf(b, "\"%s\":%.2f,", mem_series[i].json, d);
+		else
+			ju64(b, mem_series[i].json, has, u);
+	}
+	unclose(b);
 }
 
 static void memory(struct sbuf *b, const struct cg_mem *m)
 {
 	sb_puts(b, "\"memory\":{");
-	ju64(b, "current", m->has_current, m->current);
-	ju64(b, "low", m->has_low, m->low);
-	ju64(b, "high", m->has_high, m->high);
-	ju64(b, "max", m->has_max, m->max);
-	ju64(b, "anon", m->has_stat, m->anon);
-	ju64(b, "file", m->has_stat, m->file);
-	ju64(b, "shmem", m->has_stat, m->shmem);
-	ju64(b, "swap", m->has_swap, m->swap_current);
-	ju64(b, "refault_anon", m->has_stat, m->refault_anon);
-	ju64(b, "refault_file", m->has_stat, m->refault_file);
-	unclose(b);
+	mem_members(b, m, MG_MEMORY);
 	sb_puts(b, "},\"pressure\":");
 	if (!m->has_pressure) {
 		sb_puts(b, "null,");
 		return;
 	}
-	sb_printf(b, "{\"some_avg10\":%.2f,\"some_avg60\":%.2f,"
-		  "\"some_avg300\":%.2f,\"full_avg10\":%.2f,"
-		  "\"full_avg60\":%.2f,\"full_avg300\":%.2f},",
-		  m->some_avg10, m->some_avg60, m->some_avg300,
-		  m->full_avg10, m->full_avg60, m->full_avg300);
+	sb_putc(b, '{');
+	mem_members(b, m, MG_PRESSURE);
+	sb_puts(b, "},");
 }
 
 /* "idle_for":[B, ...]: bytes idle for at least each tb->secs (stats.h) */
@@ -134,7 +159,7 @@ static void idle_for(struct sbuf *b, const struct cg_stat *s,
 {
 	unsigned i;
 
-	sb_puts(b, "\"idle_for\":[");
+	sb_printf(b, "\"%s\":[", idle_for_series.json);
 	for (i = 0; i < tb->n; i++)
 		sb_printf(b, "%s%llu", i ? "," : "",
 			  (unsigned long long)s->idle_for[i]);

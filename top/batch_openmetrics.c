@@ -6,6 +6,9 @@
  * labels (cgroup, and node with --node-label) are built once per report.
  * Identity (ident.h) is in one info series per cgroup,
  * idletop_cgroup_info, to join with group_left as kube_pod_info is.
+ * The per-cgroup families come from the registries: the columns'
+ * gauges from fields.c, the counters and the per-kind and idle-age
+ * families from series.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +16,8 @@
 #include "fields.h"
 #include "ident.h"
 #include "metrics.h"
+#include "series.h"
 #include "version.h"
-
-static const char *const kind_name[PK_NR] = { "anon", "file", "shmem" };
 
 struct out {
 	struct sbuf *b;
@@ -112,24 +114,23 @@ static void sample_u64(struct out *o, const char *name, size_t i,
 	sample(o, name, i, extra, num);
 }
 
-static void per_kind(struct out *o, const char *name, int self, int idle,
-		     const char *help)
+/* A page count per kind (series.h), of the subtree or the cgroup itself. */
+static void per_kind(struct out *o, const struct page_series *ps, int self)
 {
+	const char *name = self ? ps->self_metric : ps->metric;
 	const struct report *r = o->r;
 	char extra[16];
 	size_t i;
 	int k;
 
-	family(o, name, "gauge", "bytes", help);
+	family(o, name, "gauge", "bytes", self ? ps->self_help : ps->help);
 	for (i = 0; i < r->n; i++)
 		for (k = 0; k < PK_NR; k++) {
-			const struct cg_pages *p = self ? &r->cg[i].self :
-							  &r->cg[i].total;
-
 			snprintf(extra, sizeof(extra), "kind=\"%s\"",
-				 kind_name[k]);
-			sample_u64(o, name, i, extra, (idle ? p->idle[k] :
-				   p->resident[k]) * r->p.page_size);
+				 page_kind_name[k]);
+			sample_u64(o, name, i, extra, page_series_get(ps,
+				   self ? &r->cg[i].self : &r->cg[i].total, k) *
+				   r->p.page_size);
 		}
 }
 
@@ -172,28 +173,26 @@ static void ws_by_kind(struct out *o)
 	for (i = 0; i < r->n; i++)
 		for (k = 0; k < PK_NR; k++) {
 			snprintf(extra, sizeof(extra), "kind=\"%s\"",
-				 kind_name[k]);
+				 page_kind_name[k]);
 			sample_u64(o, name, i, extra, r->cg[i].ws_kind[k]);
 		}
 }
 
 static void idle_age(struct out *o)
 {
-	const char *name = "idletop_idle_age_bytes";
+	const struct idle_for_series *fs = &idle_for_series;
 	const struct report *r = o->r;
 	char extra[48];
 	size_t i;
 	unsigned t;
 
-	family(o, name, "gauge", "bytes", "Evictable bytes of the subtree "
-	       "idle for at least min_seconds (cumulative: a page idle for "
-	       "300 s counts in every bucket up to 300), on the cycles' "
-	       "clocks.");
+	family(o, fs->metric, "gauge", "bytes", fs->help);
 	for (i = 0; i < r->n; i++)
 		for (t = 0; t < r->p.tb.n; t++) {
-			snprintf(extra, sizeof(extra), "min_seconds=\"%g\"",
+			snprintf(extra, sizeof(extra), "%s=\"%g\"", fs->label,
 				 r->p.tb.secs[t]);
-			sample_u64(o, name, i, extra, r->cg[i].idle_for[t]);
+			sample_u64(o, fs->metric, i, extra,
+				   r->cg[i].idle_for[t]);
 		}
 }
 
@@ -223,66 +222,21 @@ static void field_family(struct out *o, enum field_id f)
 	}
 }
 
-/* The counters behind the rate columns, for PromQL's rate(). */
-enum cg_val {
-	V_SOME, V_FULL, V_EV_HIGH, V_EV_MAX, V_EV_OOMKILL, V_RF_ANON, V_RF_FILE,
-};
-
-static int cg_value(const struct cg_stat *s, enum cg_val v, uint64_t *x)
+/* A counter of the memory.* files (series.h), for PromQL's rate(). */
+static void mem_counter(struct out *o, const struct mem_series *ms)
 {
-	const struct cg_mem *m = &s->mem;
-	uint64_t u;
-	int has = 1;
-
-	switch (v) {
-	case V_SOME: u = m->some_total; has = m->has_pressure; break;
-	case V_FULL: u = m->full_total; has = m->has_pressure; break;
-	case V_EV_HIGH: u = m->ev_high; has = m->has_events; break;
-	case V_EV_MAX: u = m->ev_max; has = m->has_events; break;
-	case V_EV_OOMKILL: u = m->ev_oom_kill; has = m->has_events; break;
-	case V_RF_ANON: u = m->refault_anon; has = m->has_stat; break;
-	case V_RF_FILE: u = m->refault_file; has = m->has_stat; break;
-	default: return 0;
-	}
-	*x = u;
-	return has && !s->pseudo;
-}
-
-static const struct cg_family {
-	const char *name, *type, *unit;
-	enum cg_val v;
-	const char *help;
-} cg_families[] = {
-	{ "idletop_pressure_memory_waiting_seconds", "counter", "seconds",
-	  V_SOME, "memory.pressure some total: time some tasks stalled." },
-	{ "idletop_pressure_memory_stalled_seconds", "counter", "seconds",
-	  V_FULL, "memory.pressure full total: time all tasks stalled." },
-	{ "idletop_memory_events_high", "counter", NULL, V_EV_HIGH,
-	  "memory.events high: times reclaim was forced over memory.high." },
-	{ "idletop_memory_events_max", "counter", NULL, V_EV_MAX,
-	  "memory.events max: times usage hit memory.max." },
-	{ "idletop_memory_events_oom_kill", "counter", NULL, V_EV_OOMKILL,
-	  "memory.events oom_kill: processes killed by the OOM killer." },
-	{ "idletop_workingset_refault_anon", "counter", NULL, V_RF_ANON,
-	  "memory.stat workingset_refault_anon: refaulted anon pages." },
-	{ "idletop_workingset_refault_file", "counter", NULL, V_RF_FILE,
-	  "memory.stat workingset_refault_file: refaulted file pages." },
-};
-
-static void cg_family(struct out *o, const struct cg_family *fam)
-{
-	int counter = fam->type[0] == 'c';
 	char name[96], num[48];
-	uint64_t x;
+	uint64_t x = 0;
+	double d;
 	size_t i;
 
-	snprintf(name, sizeof(name), "%s%s", fam->name,
-		 counter ? "_total" : "");
-	family(o, fam->name, fam->type, fam->unit, fam->help);
+	snprintf(name, sizeof(name), "%s_total", ms->metric);
+	family(o, ms->metric, "counter", ms->unit, ms->help);
 	for (i = 0; i < o->r->n; i++) {
-		if (!cg_value(&o->r->cg[i], fam->v, &x))
+		if (o->r->cg[i].pseudo ||
+		    !mem_series_get(ms, &o->r->cg[i].mem, &x, &d))
 			continue;
-		if (fam->v == V_SOME || fam->v == V_FULL)	/* us */
+		if (ms->fmt == SF_USEC)
 			snprintf(num, sizeof(num), "%llu.%06llu",
 				 (unsigned long long)(x / 1000000),
 				 (unsigned long long)(x % 1000000));
@@ -404,25 +358,22 @@ static void globals(struct out *o, const struct report_params *p)
 static void cgroups(struct out *o)
 {
 	size_t i;
+	int self;
 
 	cgroup_info(o);
-	per_kind(o, "idletop_resident_bytes", 0, 0, "Resident LRU bytes of "
-		 "the subtree (descendants included), by kind.");
-	per_kind(o, "idletop_idle_bytes", 0, 1, "Evictable bytes of the "
-		 "subtree idle for at least one cycle, by kind.");
-	per_kind(o, "idletop_self_resident_bytes", 1, 0, "Resident LRU bytes "
-		 "charged to the cgroup itself and to the descendants left out "
-		 "of the series (idletop_cgroups), by kind: sums to the node.");
-	per_kind(o, "idletop_self_idle_bytes", 1, 1, "Evictable bytes of the "
-		 "cgroup itself and of the descendants left out of the series, "
-		 "idle for at least one cycle, by kind.");
+	for (self = 0; self <= 1; self++)
+		for (i = 0; i < page_series_nr; i++)
+			if (page_series[i].shape == PS_KIND &&
+			    page_series[i].metric)
+				per_kind(o, &page_series[i], self);
 	ws_by_kind(o);
 	idle_age(o);
 	for (i = 0; i < FIELDS_NR; i++)
 		if (fields[i].metric)
 			field_family(o, (enum field_id)i);
-	for (i = 0; i < sizeof(cg_families) / sizeof(*cg_families); i++)
-		cg_family(o, &cg_families[i]);
+	for (i = 0; i < mem_series_nr; i++)
+		if (mem_series[i].metric)
+			mem_counter(o, &mem_series[i]);
 }
 
 void metrics_render(struct sbuf *b, const struct report_params *p,

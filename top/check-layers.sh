@@ -34,6 +34,7 @@ layer_files() {
 		     scan_folio.h scan_folio.c ;;
 	model)	echo stats.h stats.c fields.h fields.c fields_fmt.c \
 		     select.h select.c ident.h ident.c procs.h procs.c \
+		     series.h series.c \
 		     engine.h engine.c ;;
 	engine)	echo engine_impl.h ;;
 	config)	echo options.h options.c ;;

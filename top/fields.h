@@ -4,9 +4,8 @@
  * getter, formatter, whether it sorts.  The TUI table, the column
  * chooser, batch text, JSON (fields with a json key), --fields and the
  * exporter's per-cgroup gauges (metric) read it, so a new column is one
- * entry in fields.c.  Not from here yet: JSON's memory, pressure, self,
- * total and idle_for members and the exporter's per-kind, idle-age and
- * counter families, which batch_json.c and batch_openmetrics.c write.
+ * entry in fields.c.  What JSON and the exporter print per cgroup beside
+ * the columns is in the other registry, series.h.
  */
 #ifndef IDLETOP_FIELDS_H
 #define IDLETOP_FIELDS_H

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <cmocka.h>
 #include <zlib.h>
+#include "batch.h"
 #include "engine_impl.h"
 #include "fixture.h"
 #include "http.h"
@@ -26,6 +27,7 @@
 #include "metrics.h"
 #include "options.h"
 #include "selfstat.h"
+#include "series.h"
 #include "util.h"
 
 static void want_ident(const char *path, const char *unit, const char *slice,
@@ -247,6 +249,135 @@ static void samples_have(const char *text, const char *what)
 		if (*p != '#' && !memmem(p, (size_t)(e - p), what, strlen(what)))
 			fail_msg("no %s in: %.*s", what, (int)(e - p), p);
 	}
+}
+
+/* Distinct values in every member the registries (series.h) read. */
+static void series_values(struct cg_stat *s)
+{
+	struct cg_mem *m = &s->mem;
+	int k, i;
+
+	m->has_current = m->has_stat = m->has_low = m->has_high = 1;
+	m->has_max = m->has_pressure = m->has_events = m->has_swap = 1;
+	m->current = 1001, m->low = 1002, m->high = 1003, m->max = 1004;
+	m->anon = 1005, m->file = 1006, m->shmem = 1007;
+	m->swap_current = 1008, m->refault_anon = 1009;
+	m->refault_file = 1010, m->ev_high = 1011, m->ev_max = 1012;
+	m->ev_oom_kill = 1013, m->some_total = 1014000001;
+	m->full_total = 1015000002, m->some_avg10 = 1.25;
+	m->some_avg60 = 2.5, m->some_avg300 = 3.75, m->full_avg10 = 4.5;
+	m->full_avg60 = 5.25, m->full_avg300 = 6.75;
+	for (k = 0; k < PK_NR; k++) {
+		s->total.resident[k] = 20 + k, s->total.idle[k] = 30 + k;
+		s->self.resident[k] = 40 + k, s->self.idle[k] = 50 + k;
+		s->total.ws_idle[k] = 81 + k;
+	}
+	for (i = 0; i < AGE_BUCKETS; i++)
+		s->total.age[i] = 60 + i, s->total.reaccess[i] = 70 + i;
+	s->total.unevictable = 80;
+}
+
+static void has_text(const char *text, const char *want)
+{
+	if (!strstr(text, want))
+		fail_msg("no '%s' in the output", want);
+}
+
+/* "key":value as a whole JSON member: a ',' or '}' follows. */
+static void has_member(const char *json, const char *want)
+{
+	const char *p = json;
+	size_t n = strlen(want);
+
+	while ((p = strstr(p, want)) && p[n] != ',' && p[n] != '}')
+		p += n;
+	if (!p)
+		fail_msg("no member '%s' in the JSON", want);
+}
+
+/*
+ * Every entry of the registries is in JSON and in the exposition, with
+ * the value its getter reads, and the getters read the right members.
+ */
+static void test_series(void **state)
+{
+	struct report r;
+	struct cg_stat cg[5];
+	char *json = NULL, want[160];
+	size_t len, i;
+	struct sbuf b;
+	uint64_t u;
+	double d;
+	FILE *f;
+	int k;
+
+	(void)state;
+	fake_report(&r, cg);
+	series_values(&cg[1]);
+	r.p.page_size = 2;
+	r.p.source = "kpageidle";
+	r.p.tb.n = 1;
+	r.p.tb.secs[0] = 60;
+	cg[1].idle_for[0] = 4242;
+	f = open_memstream(&json, &len);
+	assert_non_null(f);
+	assert_int_equal(batch_json(f, &r), 0);
+	fclose(f);
+	sb_init(&b);
+	metrics_render(&b, &r.p, &r, MF_PROMETHEUS);
+	assert_false(b.oom);
+	/* the getters: three members picked at random */
+	has_text(json, "\"swap\":1008,\"refault_anon\":1009,");
+	has_text(json, "\"full_avg300\":6.75}");
+	has_text(b.p, "idletop_pressure_memory_stalled_seconds_total{"
+		 "cgroup=\"/a\"} 1015.000002\n");
+	has_text(json, "\"total\":{\"anon\":40,\"file\":42,\"shmem\":44,"
+		 "\"unevictable\":160,\"idle_anon\":60,");
+	for (i = 0; i < mem_series_nr; i++) {
+		const struct mem_series *ms = &mem_series[i];
+
+		assert_true(mem_series_get(ms, &cg[1].mem, &u, &d));
+		if (ms->json && ms->fmt == SF_PCT)
+			snprintf(want, sizeof(want), "\"%s\":%.2f", ms->json, d);
+		else if (ms->json)
+			snprintf(want, sizeof(want), "\"%s\":%llu", ms->json,
+				 (unsigned long long)u);
+		if (ms->json)
+			has_member(json, want);
+		if (!ms->metric)
+			continue;
+		snprintf(want, sizeof(want), "%s_total{cgroup=\"/a\"} %llu",
+			 ms->metric, ms->fmt == SF_USEC ?
+			 (unsigned long long)(u / 1000000) :
+			 (unsigned long long)u);
+		has_text(b.p, want);
+	}
+	for (i = 0; i < page_series_nr; i++) {
+		const struct page_series *ps = &page_series[i];
+
+		if (ps->shape != PS_KIND)
+			continue;
+		for (k = 0; k < PK_NR; k++) {
+			snprintf(want, sizeof(want), "\"%s%s\":%llu", ps->json,
+				 page_kind_name[k], (unsigned long long)
+				 (page_series_get(ps, &cg[1].total, k) * 2));
+			has_member(json, want);
+			snprintf(want, sizeof(want), "%s{cgroup=\"/a\","
+				 "kind=\"%s\"} %llu\n", ps->self_metric,
+				 page_kind_name[k], (unsigned long long)
+				 (page_series_get(ps, &cg[1].self, k) * 2));
+			has_text(b.p, want);
+		}
+	}
+	has_text(json, "\"idle_age\":[120,122,124,126,128],"
+		 "\"reaccess\":[140,142,144,146,148],\"ws_idle\":492}");
+	snprintf(want, sizeof(want), "\"%s\":[4242]", idle_for_series.json);
+	has_text(json, want);
+	snprintf(want, sizeof(want), "%s{cgroup=\"/a\",%s=\"60\"} 4242\n",
+		 idle_for_series.metric, idle_for_series.label);
+	has_text(b.p, want);
+	sb_free(&b);
+	free(json);
 }
 
 static void test_metrics(void **state)
@@ -771,6 +902,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_idle_seconds),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_http),
 		cmocka_unit_test(test_negotiate),
 		cmocka_unit_test(test_http_health),
