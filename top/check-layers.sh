@@ -70,7 +70,7 @@ may_use() {
 		config)	 echo base kernel model config ;;
 		output)	 echo base model config output ;;
 		screen)	 echo base model config screen ;;
-		main)	 echo $LAYERS ;;
+		main)	 echo "$LAYERS" ;;
 		esac ;;
 	esac
 }
@@ -93,11 +93,12 @@ apart() {
 	esac
 }
 
+srcabs=$(cd "$src" && pwd) || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 : > "$tmp/map"
 for l in $LAYERS; do
-	for f in $(layer_files $l); do
+	for f in $(layer_files "$l"); do
 		echo "$f $l" >> "$tmp/map"
 	done
 done
@@ -109,7 +110,7 @@ layer_of() {
 # allowed FILE: the files FILE may use, one a line
 allowed() {
 	for l in $(may_use "$1" "$(layer_of "$1")"); do
-		layer_files $l
+		layer_files "$l"
 	done | tr ' ' '\n' | grep -vxF "$(apart "$1" | tr ' ' '\n')"
 	extra "$1" | tr ' ' '\n'
 }
@@ -127,7 +128,9 @@ done
 for p in "$src"/*.c "$src"/*.h; do
 	f=${p##*/}
 	l=$(layer_of "$f")
-	[ -n "$l" ] && [ "$l" != main ] || continue
+	if [ -z "$l" ] || [ "$l" = main ]; then
+		continue
+	fi
 	allowed "$f" > "$tmp/ok"
 	# shellcheck disable=SC2086
 	deps=$($CC $CPPFLAGS $CFLAGS -std=gnu11 -D_GNU_SOURCE -MM -x c \
@@ -135,10 +138,11 @@ for p in "$src"/*.c "$src"/*.h; do
 		echo "check-layers: $CC -MM $f failed:"; cat "$tmp/err"; rc=1
 		continue
 	}
+	# shellcheck disable=SC1003 # a backslash, not a quote
 	for d in $(echo "$deps" | tr -d '\\' | tr ' ' '\n' | sed 1d); do
-		case $d in
-		/*) [ "${d%/*}" -ef "$src" ] || continue ;;	# system header
-		*/*) continue ;;
+		case $d in	# only SRCDIR's own headers, not the system's
+		*/*) [ "${d%/*}" = "$src" ] || [ "${d%/*}" = "$srcabs" ] ||
+			continue ;;
 		esac
 		h=${d##*/}
 		[ "$h" = "$f" ] && continue
@@ -163,7 +167,9 @@ done
 for p in "$src"/*.c; do
 	f=${p##*/}
 	l=$(layer_of "$f")
-	[ -n "$l" ] && [ "$l" != main ] && [ -f "$obj/${f%.c}.o" ] || continue
+	if [ -z "$l" ] || [ "$l" = main ] || [ ! -f "$obj/${f%.c}.o" ]; then
+		continue
+	fi
 	allowed "$f" > "$tmp/ok"
 	$NM -u "$obj/${f%.c}.o" | awk '{ print $NF }' > "$tmp/und"
 	awk 'NR == FNR { und[$1] = 1; next } ($1 in und) { print }' \
