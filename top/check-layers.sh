@@ -183,5 +183,6 @@ for p in "$src"/*.c; do
 		fi
 	done < "$tmp/uses"
 done
-[ $rc = 0 ] && echo "check-layers: ok, $(wc -l < "$tmp/map") files"
+set -- "$src"/*.c "$src"/*.h
+[ $rc = 0 ] && echo "check-layers: ok, $# files"
 exit $rc
