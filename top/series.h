@@ -6,7 +6,8 @@
  * columns), the page counts (JSON "self" and "total", the exporter's
  * per-kind families) and the idle time buckets (JSON "idle_for", the
  * exporter's idle-age family).  The printers loop over these tables and
- * name no value themselves, so a new one is one entry in series.c.
+ * name none of these values themselves, so a new one is one entry in
+ * series.c (what they still write by hand: docs/idletop-engine.md).
  */
 #ifndef IDLETOP_SERIES_H
 #define IDLETOP_SERIES_H
