@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "engine_impl.h"
+#include "fake_steps.h"
 #include "fixture.h"
 #include "kpf.h"
 #include "metrics.h"
@@ -133,31 +134,6 @@ static void test_hysteresis(void **state)
 	assert_false(z_shown(NULL, 3));
 	select_state_free(&st);
 	assert_null(st.ino);
-}
-
-/* Fake clocks: time moves only when the test says. */
-static double fake[3];
-
-static double fake_clock(int which)
-{
-	return fake[which];
-}
-
-static const struct report *next_report(struct engine *e)
-{
-	int rc, guard = 0;
-
-	do {
-		double w = engine_wait(e) + 0.001;
-
-		fake[UTIL_MONO] += w;
-		fake[UTIL_REAL] += w;
-		fake[UTIL_CPU] += 0.0001;
-		rc = engine_step(e);
-		assert_true(++guard < 10000);
-	} while (rc == 0);
-	assert_int_equal(rc, 1);
-	return &e->report;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "batch.h"
 #include "engine_impl.h"
 #include "fields.h"
+#include "fake_steps.h"
 #include "fixture.h"
 #include "ident.h"
 #include "kpf.h"
@@ -99,31 +100,6 @@ static void test_aggregate(void **state)
 	assert_false(ident_aggregate("/kubepods/pod0a1b2c3d-4e5f-6789-abcd-"
 				     "ef0123456789"));
 	assert_false(ident_aggregate("/batch"));
-}
-
-/* Fake clocks: time moves only when the test says. */
-static double fake[3];
-
-static double fake_clock(int which)
-{
-	return fake[which];
-}
-
-static const struct report *next_report(struct engine *e)
-{
-	int rc, guard = 0;
-
-	do {
-		double w = engine_wait(e) + 0.001;
-
-		fake[UTIL_MONO] += w;
-		fake[UTIL_REAL] += w;
-		fake[UTIL_CPU] += 0.0001;
-		rc = engine_step(e);
-		assert_true(++guard < 10000);
-	} while (rc == 0);
-	assert_int_equal(rc, 1);
-	return &e->report;
 }
 
 static const struct cg_stat *find(const struct report *r, const char *path)
