@@ -62,6 +62,7 @@ help:
 	@echo "  make check-series  checkpatch, build after every patch, IDLE_PAGE_TRACKING=n and MEMCG=n builds"
 	@echo "  make test-distro  the series on Debian's kernel config, 2 NUMA nodes, memory hotplug"
 	@echo "                 (not part of make test; the kernel build takes long)"
+	@echo "  make verify-fixes  each fix fails its test without its patch (ROWS=0013...)"
 	@echo "  make bench      scan cost of idletop vs floor, seed method, page-types (BENCH_MEM=2G)"
 	@echo "  make install    install idletop and its man page (PREFIX, DESTDIR)"
 	@echo "  make deb        idletop's Debian package in build/deb/ (dpkg-buildpackage, lintian)"
@@ -123,6 +124,13 @@ clean:
 .PHONY: check-series
 check-series: deps-kernel
 	@vm/check-series
+
+# Each fix and mechanism fails its test without its patch (vm/verify-fixes:
+# one kernel build and one guest run per row; about an hour for all rows
+# here).  Not part of make test.
+.PHONY: verify-fixes
+verify-fixes: deps-kernel+guest+idletop+test
+	@vm/verify-fixes $(ROWS)
 
 .PHONY: bench
 bench: deps-kernel+guest+idletop $(BZIMAGE) $(INITRAMFS)
