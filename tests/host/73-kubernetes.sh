@@ -9,7 +9,8 @@
 # RuntimeDefault, the shipped AppArmor profile by its name, a node
 # selector, no service account token, a priority class it ships that is
 # not system-*, a Namespace with Pod Security labels, probes on /healthz
-# of the metrics port, the PodMonitor on that port with a node label),
+# of the metrics port, the PodMonitor on that port with a node label, a
+# NetworkPolicy that admits only scrapes of that port),
 # and apparmor_parser -Q -K parses the profile, which allows
 # /proc/kpageidle rw and denies mount.  Needs python3-yaml and apparmor
 # (vm/deps test).  About 1 s.
@@ -57,8 +58,9 @@ for f in sorted(glob.glob(sys.argv[1] + "/*.yaml")):
         if d:
             docs[d["kind"]] = d
 profile = open(sys.argv[2]).read()
-ds, ns, pc, pm = (docs.get(k) for k in
-                  ("DaemonSet", "Namespace", "PriorityClass", "PodMonitor"))
+ds, ns, pc, pm, np = (docs.get(k) for k in
+                      ("DaemonSet", "Namespace", "PriorityClass", "PodMonitor",
+                       "NetworkPolicy"))
 pod = ds["spec"]["template"]["spec"]
 c = pod["containers"][0]
 csc = c["securityContext"]
@@ -109,6 +111,14 @@ checks = [
      any(r.get("targetLabel") == "node" and
          r.get("sourceLabels") == ["__meta_kubernetes_pod_node_name"]
          for r in pm["spec"]["podMetricsEndpoints"][0]["relabelings"])),
+    ("NetworkPolicy: the pods, ingress on port metrics only, no egress",
+     np and np["metadata"]["namespace"] == ds["metadata"]["namespace"] and
+     np["spec"]["podSelector"]["matchLabels"].items() <=
+     ds["spec"]["template"]["metadata"]["labels"].items() and
+     sorted(np["spec"]["policyTypes"]) == ["Egress", "Ingress"] and
+     np["spec"]["egress"] == [] and
+     all(p["port"] in ports for r in np["spec"]["ingress"] for p in r["ports"])
+     and all(r.get("from") for r in np["spec"]["ingress"])),
 ]
 for name, good in checks:
     print(("ok: " if good else "FAIL: ") + name)

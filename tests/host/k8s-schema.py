@@ -95,6 +95,18 @@ KINDS = {
                                           "annotations": ANNOTATIONS}),
                          "spec": POD_SPEC}, ["spec"]),
     }, ["selector", "template"])}, ["metadata", "spec"]),
+    ("networking.k8s.io/v1", "NetworkPolicy"): obj({
+        "metadata": META, "spec": obj({
+            "podSelector": SELECTOR,
+            "policyTypes": arr(enum("Ingress", "Egress")),
+            "ingress": arr(obj({
+                "from": arr(obj({"namespaceSelector": SELECTOR,
+                                 "podSelector": SELECTOR})),
+                "ports": arr(obj({"port": PORT,
+                                  "protocol": enum("TCP", "UDP", "SCTP")})),
+            })),
+            "egress": arr(obj({})),
+        }, ["podSelector"])}, ["metadata", "spec"]),
     ("monitoring.coreos.com/v1", "PodMonitor"): obj({
         "metadata": META, "spec": obj({
             "selector": SELECTOR,
