@@ -7,10 +7,10 @@
 # is valid JSON whose every PromQL expression parses (put in a rules file,
 # variables as grafana-lib gives them, for promtool check rules).  Every
 # idletop metric that the rules, the dashboard, the prose docs (docs/*.md,
-# README.md) and the man page name is in a real exposition (idletop -b over
-# a mkfixture tree, Prometheus and OpenMetrics: family names, with and
-# without _total) or recorded by the rules; a name ending in "_" before
-# "*" is a prefix of one.  About 2 s.  The end-to-end test
+# README.md) and the man page name is in a real exposition (idletop -b and
+# idletop --listen over a mkfixture tree, Prometheus and OpenMetrics:
+# family names, with and without _total) or recorded by the rules; a name
+# ending in "_" before "*" is a prefix of one.  About 3 s.  The end-to-end test
 # (80-prometheus-e2e.sh) evaluates all of it against a real idletop.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,7 +23,9 @@ rules=$top/dist/prometheus/idletop.rules.yml
 dash=$top/dist/grafana/idletop.json
 . "$(dirname "$0")/grafana-lib"	# grafana_exprs
 
-command -v promtool > /dev/null || { echo "FAIL: promtool not found (Debian package prometheus)"; echo "0 passed, 1 failed"; exit 1; }
+for t in promtool curl jq; do
+	command -v $t > /dev/null || { echo "FAIL: $t not found (vm/deps test)"; echo "0 passed, 1 failed"; exit 1; }
+done
 promtool check rules "$rules" > "$tmp/out" 2>&1 && ok "promtool check rules" ||
 	{ bad "promtool check rules"; cat "$tmp/out"; }
 (cd "$top/dist/prometheus" && promtool test rules idletop.rules.test.yml) > "$tmp/out" 2>&1 &&
@@ -62,8 +64,31 @@ if [ -x "$idletop" ] && [ -x "$mkfixture" ] && "$mkfixture" "$tmp/root" > /dev/n
 else
 	bad "idletop -b over a mkfixture tree"; cat "$tmp/build.log"
 fi
-known=$( { sed -n 's/^\(idletop_[a-z0-9_]*\)[{ ].*/\1/p' "$tmp/prom" "$tmp/om"
-	   sed -n 's/^# TYPE \(idletop_[a-z0-9_]*\) .*/\1/p' "$tmp/prom" "$tmp/om"
+# and --listen's, which adds the exporter's own metrics
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2> /dev/null; rm -rf "$tmp"' EXIT
+"$idletop" --root "$tmp/root" --listen 127.0.0.1:0 --period 1 2> "$tmp/err" &
+pid=$!
+addr=
+for _ in $(seq 100); do
+	addr=$(sed -n 's|^idletop: serving http://\(.*\)/metrics$|\1|p' "$tmp/err")
+	[ -n "$addr" ] && curl -sf "http://$addr/metrics" | grep -qx 'idletop_report_available 1' && break
+	sleep 0.1
+done
+if [ -n "$addr" ] && curl -sf "http://$addr/metrics" > "$tmp/listen.prom" &&
+   curl -sf -H 'Accept: application/openmetrics-text' "http://$addr/metrics" > "$tmp/listen.om" &&
+   grep -qx 'idletop_report_available 1' "$tmp/listen.prom"; then
+	ok "idletop --listen over the tree: $(grep -c '^idletop_' "$tmp/listen.prom") samples"
+else
+	bad "idletop --listen over the tree"; cat "$tmp/err"
+fi
+kill "$pid" 2> /dev/null
+wait "$pid" 2> /dev/null
+pid=
+known=$( { sed -n 's/^\(idletop_[a-z0-9_]*\)[{ ].*/\1/p' "$tmp/prom" "$tmp/om" \
+		"$tmp/listen.prom" "$tmp/listen.om"
+	   sed -n 's/^# TYPE \(idletop_[a-z0-9_]*\) .*/\1/p' "$tmp/prom" "$tmp/om" \
+		"$tmp/listen.prom" "$tmp/listen.om"
 	   grep -o 'record: [a-z_:0-9]*' "$rules" | awk '{ print $2 }'; } | sort -u)
 # check WHAT FILE...: every idletop name in the files is known
 check() {
