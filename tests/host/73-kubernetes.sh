@@ -9,7 +9,8 @@
 # RuntimeDefault, the shipped AppArmor profile by its name, a node
 # selector, no service account token, a priority class it ships that is
 # not system-*, a Namespace with Pod Security labels, probes on /healthz
-# of the metrics port, the PodMonitor on that port with a node label, a
+# of the metrics port, a node label from --node-label, the PodMonitor on
+# that port with the node's name as instance, a
 # NetworkPolicy that admits only scrapes of that port),
 # and apparmor_parser -Q -K parses the profile, which allows
 # /proc/kpageidle rw and denies mount.  Needs python3-yaml and apparmor
@@ -103,14 +104,21 @@ checks = [
          for p in ("startupProbe", "readinessProbe", "livenessProbe"))),
     ("--listen on the metrics port",
      "--listen=0.0.0.0:%d" % ports.get("metrics", 0) in c["args"]),
-    ("PodMonitor: the pods, port metrics, node label",
+    ("node label: --node-label from the downward API's spec.nodeName",
+     "--node-label=$(NODE_NAME)" in c["args"] and
+     any(e["name"] == "NODE_NAME" and
+         e["valueFrom"]["fieldRef"]["fieldPath"] == "spec.nodeName"
+         for e in c.get("env", []))),
+    ("PodMonitor: the pods, port metrics, instance is the node, no node label of its own",
      pm and pm["metadata"]["namespace"] == ds["metadata"]["namespace"] and
      pm["spec"]["selector"]["matchLabels"].items() <=
      ds["spec"]["template"]["metadata"]["labels"].items() and
      all(e["port"] in ports for e in pm["spec"]["podMetricsEndpoints"]) and
-     any(r.get("targetLabel") == "node" and
+     any(r.get("targetLabel") == "instance" and
          r.get("sourceLabels") == ["__meta_kubernetes_pod_node_name"]
-         for r in pm["spec"]["podMetricsEndpoints"][0]["relabelings"])),
+         for r in pm["spec"]["podMetricsEndpoints"][0]["relabelings"]) and
+     not any(r.get("targetLabel") == "node"
+             for r in pm["spec"]["podMetricsEndpoints"][0]["relabelings"])),
     ("NetworkPolicy: the pods, ingress on port metrics only, no egress",
      np and np["metadata"]["namespace"] == ds["metadata"]["namespace"] and
      np["spec"]["podSelector"]["matchLabels"].items() <=

@@ -62,6 +62,8 @@ POD_SC = obj({"runAsUser": INT, "runAsNonRoot": BOOL,
 RESOURCES = obj({"requests": ("map", QUANTITY), "limits": ("map", QUANTITY)})
 CONTAINER = obj({
     "name": STR, "image": STR, "command": arr(STR), "args": arr(STR),
+    "env": arr(obj({"name": STR, "value": STR, "valueFrom": obj({
+        "fieldRef": obj({"fieldPath": STR}, ["fieldPath"])})}, ["name"])),
     "ports": arr(obj({"name": STR, "containerPort": INT,
                       "protocol": enum("TCP", "UDP", "SCTP")},
                      ["containerPort"])),
