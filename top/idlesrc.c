@@ -67,13 +67,22 @@ static int try_open(struct idlesrc *s, const char *root, enum idlesrc_kind k)
 	return 0;
 }
 
-static void open_error(const char *root, enum idlesrc_kind want, int e,
-		       char *err, size_t errlen)
+void idlesrc_open_error(const char *root, enum idlesrc_kind want, int e,
+			uid_t euid, char *err, size_t errlen)
 {
 	int bitmap = want == IDLESRC_AUTO || want == IDLESRC_BITMAP;
 	int kpi = want != IDLESRC_BITMAP;
+	char lsm[160];
 
-	if (e == EACCES)
+	if (e == EACCES && euid == 0) {
+		idlesrc_lsm(root, lsm, sizeof(lsm));
+		snprintf(err, errlen,
+			 "cannot open the idle page source under %s: %s, "
+			 "although idletop runs as root: a security module "
+			 "denied it (%s); its policy must allow /proc/kpageidle "
+			 "read-write (for AppArmor, idletop(1) names a profile)",
+			 root, strerror(e), lsm);
+	} else if (e == EACCES)
 		snprintf(err, errlen,
 			 "cannot open the idle page source under %s: %s; "
 			 "idle page tracking files are root-only (mode 0600): "
@@ -158,7 +167,7 @@ int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
 		if (want == IDLESRC_BITMAP || errno != ENOENT || e == ENOENT)
 			e = errno;
 	}
-	open_error(root, want, e, err, errlen);
+	idlesrc_open_error(root, want, e, geteuid(), err, errlen);
 	return -1;
 alloc:
 	s->buf = calloc(max_pfns, sizeof(uint64_t));

@@ -69,6 +69,15 @@ int idlesrc_mglru_unfixed(const char *root);
  */
 int idlesrc_damon_paddr(const char *root);
 
+/*
+ * Which security module confines this process, for a message: the
+ * AppArmor profile (proc/self/attr/apparmor/current, or attr/current
+ * without ':'), the SELinux context (attr/current with ':'), else the
+ * LSMs that sys/kernel/security/lsm lists, else "AppArmor or SELinux".
+ * Paths under root.  Writes a NUL-terminated string into buf.
+ */
+void idlesrc_lsm(const char *root, char *buf, size_t len);
+
 const char *idlesrc_kind_name(enum idlesrc_kind k);
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k);
 /*
@@ -87,6 +96,13 @@ int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
 		 size_t max_pfns, idlesrc_ioctl_fn *ioctl_fn,
 		 char *err, size_t errlen);
 void idlesrc_close(struct idlesrc *s);
+/*
+ * idlesrc_open()'s message for open(2)'s errno e under the effective uid
+ * euid: EACCES for root names the security module (idlesrc_lsm()).
+ */
+void idlesrc_open_error(const char *root, enum idlesrc_kind want, int e,
+			uid_t euid, char *err, size_t errlen);
+
 
 /*
  * pfn must be a multiple of 64 and n <= max_pfns. idle[i] becomes 0 or 1

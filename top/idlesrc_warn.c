@@ -3,10 +3,12 @@
  * idlesrc_warn.c - what else on the machine makes idle tracking's
  * numbers wrong: the multi-gen LRU without the series, a DAMON monitor
  * of physical addresses (REPORT_WARN_*, checked by engine.c for every
- * report).  Paths under root, as the rest of idlesrc.
+ * report); which security module denied the source (idlesrc_lsm).
+ * Paths under root, as the rest of idlesrc.
  */
 #include <errno.h>
 #include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,4 +84,41 @@ int idlesrc_damon_paddr(const char *root)
 	globfree(&kd);
 	free(pat);
 	return on;
+}
+
+/* the first line of the file at root/rel, or NULL when absent or empty */
+static char *first_line(const char *root, const char *rel)
+{
+	char *path = path_join(root, rel);
+	char *text = path ? read_text_file(path, NULL) : NULL;
+
+	free(path);
+	if (text)
+		text[strcspn(text, "\n")] = '\0';
+	if (text && !*text) {
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
+void idlesrc_lsm(const char *root, char *buf, size_t len)
+{
+	char *aa = first_line(root, "proc/self/attr/apparmor/current");
+	char *cur = aa ? NULL : first_line(root, "proc/self/attr/current");
+	char *list = NULL;
+
+	if (aa && strcmp(aa, "unconfined"))
+		snprintf(buf, len, "AppArmor profile \"%s\"", aa);
+	else if (cur && strchr(cur, ':'))
+		snprintf(buf, len, "SELinux context \"%s\"", cur);
+	else if (cur && strcmp(cur, "unconfined"))
+		snprintf(buf, len, "AppArmor profile \"%s\"", cur);
+	else if ((list = first_line(root, "sys/kernel/security/lsm")))
+		snprintf(buf, len, "active LSMs: %s", list);
+	else
+		snprintf(buf, len, "AppArmor or SELinux");
+	free(aa);
+	free(cur);
+	free(list);
 }

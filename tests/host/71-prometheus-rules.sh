@@ -5,8 +5,12 @@
 # dist/prometheus: the rules pass promtool check rules and their unit tests
 # (promtool test rules idletop.rules.test.yml); dist/grafana/idletop.json
 # is valid JSON whose every PromQL expression parses (put in a rules file,
-# $instance as ".+", for promtool check rules) and names only metrics
-# idletop exports or the rules record.  About 1 s.  The end-to-end test
+# variables as grafana-lib gives them, for promtool check rules).  Every
+# idletop metric that the rules, the dashboard, the prose docs (docs/*.md,
+# README.md) and the man page name is in a real exposition (idletop -b and
+# idletop --listen over a mkfixture tree, Prometheus and OpenMetrics:
+# family names, with and without _total) or recorded by the rules; a name
+# ending in "_" before "*" is a prefix of one.  About 3 s.  The end-to-end test
 # (80-prometheus-e2e.sh) evaluates all of it against a real idletop.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,8 +21,11 @@ ok()  { pass=$((pass + 1)); echo "ok: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 rules=$top/dist/prometheus/idletop.rules.yml
 dash=$top/dist/grafana/idletop.json
+. "$(dirname "$0")/grafana-lib"	# grafana_exprs
 
-command -v promtool > /dev/null || { echo "FAIL: promtool not found (Debian package prometheus)"; echo "0 passed, 1 failed"; exit 1; }
+for t in promtool curl jq; do
+	command -v $t > /dev/null || { echo "FAIL: $t not found (vm/deps test)"; echo "0 passed, 1 failed"; exit 1; }
+done
 promtool check rules "$rules" > "$tmp/out" 2>&1 && ok "promtool check rules" ||
 	{ bad "promtool check rules"; cat "$tmp/out"; }
 (cd "$top/dist/prometheus" && promtool test rules idletop.rules.test.yml) > "$tmp/out" 2>&1 &&
@@ -29,7 +36,7 @@ if jq -e '.panels | length > 0' "$dash" > /dev/null 2>&1; then
 else
 	bad "dashboard JSON"
 fi
-jq -r '.panels[].targets[].expr' "$dash" | sed 's/\$instance/.+/g' > "$tmp/exprs"
+grafana_exprs "$dash" > "$tmp/exprs"
 {
 	echo "groups:"
 	echo "  - name: dashboard"
@@ -46,14 +53,61 @@ if [ -s "$tmp/exprs" ] && promtool check rules "$tmp/dash.rules.yml" > "$tmp/out
 else
 	bad "dashboard expressions"; cat "$tmp/out"
 fi
-# every metric a query names: exported by idletop (its man page lists
-# them all) or recorded by the rules
-known=$( { grep -o '^\.B[R]* idletop_[a-z_]*' "$top/docs/idletop.1" | awk '{ print $2 }'
-	   grep -o 'idletop_[a-z_]*_total\|idletop_[a-z_]*' "$top/docs/idletop.1"
+# the names idletop exports: a real exposition over a fixture tree
+make -s -C "$top/top" idletop "$top/build/top/unit/mkfixture" > "$tmp/build.log" 2>&1 ||
+	make -s -C "$top/top" check > "$tmp/build.log" 2>&1 || true
+idletop=$top/top/idletop mkfixture=$top/build/top/unit/mkfixture
+if [ -x "$idletop" ] && [ -x "$mkfixture" ] && "$mkfixture" "$tmp/root" > /dev/null &&
+   "$idletop" --root "$tmp/root" -b -n 2 -f prometheus > "$tmp/prom" &&
+   "$idletop" --root "$tmp/root" -b -n 2 -f openmetrics > "$tmp/om"; then
+	ok "idletop -b over a mkfixture tree: $(grep -c '^idletop_' "$tmp/prom") samples"
+else
+	bad "idletop -b over a mkfixture tree"; cat "$tmp/build.log"
+fi
+# and --listen's, which adds the exporter's own metrics
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2> /dev/null; rm -rf "$tmp"' EXIT
+"$idletop" --root "$tmp/root" --listen 127.0.0.1:0 --period 1 2> "$tmp/err" &
+pid=$!
+addr=
+for _ in $(seq 100); do
+	addr=$(sed -n 's|^idletop: serving http://\(.*\)/metrics$|\1|p' "$tmp/err")
+	[ -n "$addr" ] && curl -sf "http://$addr/metrics" | grep -qx 'idletop_report_available 1' && break
+	sleep 0.1
+done
+if [ -n "$addr" ] && curl -sf "http://$addr/metrics" > "$tmp/listen.prom" &&
+   curl -sf -H 'Accept: application/openmetrics-text' "http://$addr/metrics" > "$tmp/listen.om" &&
+   grep -qx 'idletop_report_available 1' "$tmp/listen.prom"; then
+	ok "idletop --listen over the tree: $(grep -c '^idletop_' "$tmp/listen.prom") samples"
+else
+	bad "idletop --listen over the tree"; cat "$tmp/err"
+fi
+kill "$pid" 2> /dev/null
+wait "$pid" 2> /dev/null
+pid=
+known=$( { sed -n 's/^\(idletop_[a-z0-9_]*\)[{ ].*/\1/p' "$tmp/prom" "$tmp/om" \
+		"$tmp/listen.prom" "$tmp/listen.om"
+	   sed -n 's/^# TYPE \(idletop_[a-z0-9_]*\) .*/\1/p' "$tmp/prom" "$tmp/om" \
+		"$tmp/listen.prom" "$tmp/listen.om"
 	   grep -o 'record: [a-z_:0-9]*' "$rules" | awk '{ print $2 }'; } | sort -u)
-unknown=$(cat "$tmp/exprs" "$rules" | grep -o '[a-z_:]*idletop_[a-z_:0-9]*' | sort -u |
-	while read -r m; do echo "$known" | grep -qxF "$m" || echo "$m"; done)
-[ -z "$unknown" ] && ok "every metric named is exported or recorded" ||
-	bad "unknown metrics: $unknown"
+# check WHAT FILE...: every idletop name in the files is known
+check() {
+	local what=$1 unknown
+	shift
+	unknown=$(grep -oh '[a-z_:]*idletop_[a-z][a-z_:0-9]*\*\?' "$@" | sort -u |
+		while read -r m; do
+			case $m in
+			*_\*) echo "$known" | grep -q "^${m%\*}" || echo "$m" ;;
+			*\*) echo "$known" | grep -qxF "${m%\*}" || echo "$m" ;;
+			*) echo "$known" | grep -qxF "$m" || echo "$m" ;;
+			esac
+		done)
+	[ -z "$unknown" ] && ok "every metric $what names is exported or recorded" ||
+		bad "$what names unknown metrics: $(echo $unknown)"
+}
+check "the rules" "$rules"
+check "the dashboard" "$tmp/exprs"
+check "the prose docs" "$top"/docs/*.md "$top/README.md"
+check "the man page" "$top/docs/idletop.1"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -366,6 +366,56 @@ static void test_folio_checks(void **state)
 	assert_int_equal(errno, EFAULT);
 }
 
+/* mkdir -p root/rel and write text into root/rel/name */
+static void put(const char *root, const char *rel, const char *name,
+		const char *text)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/%s'", root, rel);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/%s", root, rel);
+	assert_int_equal(fx_write(cmd, name, text), 0);
+}
+
+/* EACCES as root names the security module; as a user, root-only. */
+static void test_eacces_lsm(void **state)
+{
+	struct t *t = *state;
+	const char *r = t->fx.root;
+	char *e = t->err;
+	size_t n = sizeof(t->err);
+	char cmd[600];
+
+	idlesrc_open_error(r, IDLESRC_AUTO, EACCES, 1000, e, n);
+	assert_non_null(strstr(e, "root-only (mode 0600): run idletop as root"));
+	assert_null(strstr(e, "security module"));
+	idlesrc_open_error(r, IDLESRC_AUTO, EACCES, 0, e, n);
+	assert_null(strstr(e, "run idletop as root"));
+	assert_non_null(strstr(e, "security module denied it (AppArmor or SELinux)"));
+	put(r, "sys/kernel/security", "lsm", "lockdown,capability,selinux\n");
+	idlesrc_open_error(r, IDLESRC_AUTO, EACCES, 0, e, n);
+	assert_non_null(strstr(e, "(active LSMs: lockdown,capability,selinux)"));
+	/* SELinux writes the context NUL-terminated, without a newline */
+	put(r, "proc/self/attr", "current", "system_u:system_r:spc_t:s0");
+	idlesrc_open_error(r, IDLESRC_AUTO, EACCES, 0, e, n);
+	assert_non_null(strstr(e, "(SELinux context \"system_u:system_r:spc_t:s0\")"));
+	put(r, "proc/self/attr/apparmor", "current", "unconfined\n");
+	idlesrc_open_error(r, IDLESRC_AUTO, EACCES, 0, e, n);
+	assert_non_null(strstr(e, "(active LSMs: lockdown,capability,selinux)"));
+	put(r, "proc/self/attr/apparmor", "current",
+	    "cri-containerd.apparmor.d (enforce)\n");
+	idlesrc_open_error(r, IDLESRC_AUTO, EACCES, 0, e, n);
+	assert_non_null(strstr(e, "(AppArmor profile \"cri-containerd.apparmor.d (enforce)\")"));
+	assert_non_null(strstr(e, "/proc/kpageidle read-write"));
+	/* kernels before 5.8: AppArmor's profile in attr/current only */
+	snprintf(cmd, sizeof(cmd), "rm -r '%s/proc/self/attr/apparmor'", r);
+	assert_int_equal(system(cmd), 0);
+	put(r, "proc/self/attr", "current", "docker-default (enforce)\n");
+	idlesrc_open_error(r, IDLESRC_AUTO, EACCES, 0, e, n);
+	assert_non_null(strstr(e, "(AppArmor profile \"docker-default (enforce)\")"));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -379,6 +429,7 @@ int main(void)
 		T(test_folio_checks),
 		T(test_scan_resume),
 		T(test_mark_short),
+		T(test_eacces_lsm),
 		cmocka_unit_test(test_names),
 	};
 
