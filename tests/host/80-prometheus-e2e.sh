@@ -5,6 +5,9 @@
 # only) scrapes idletop --listen in the guest through vm/run --forward
 # (127.0.0.1:PORT on the host, QEMU user networking restricted to the
 # forward) and evaluates dist/prometheus/idletop.rules.yml every 2 s.
+# idletop runs with the packaged unit's ExecStart and the options of
+# dist/default/idletop (the guest has no systemd), plus a JSON line and a
+# 3 s period for the test.
 # The guest runs a systemd-like service and a Kubernetes-like container
 # (cgroupfs paths as the systemd driver makes them) with wsgen, and
 # idletop -b -f json prints each cycle's JSON on the console.  Checked:
@@ -59,6 +62,19 @@ cid=4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c
 svc=/system.slice/e2e.service
 pod=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod$uids.slice
 ctr=$pod/cri-containerd-$cid.scope
+# The exporter as the package's unit starts it: the ExecStart of
+# dist/systemd/idletop-exporter.service with dist/default/idletop's
+# values (the listen address the guest's NIC's), then what this test adds:
+# a JSON line a cycle, 3 s cycles (a later --period wins), 12 of them.
+. "$top/dist/default/idletop"
+unit_cmd=$(sed -n 's/^ExecStart=//p' "$top/dist/systemd/idletop-exporter.service")
+unit_cmd=${unit_cmd//'${IDLETOP_LISTEN}'/10.0.2.15:9410}
+unit_cmd=${unit_cmd//'$IDLETOP_OPTS'/$IDLETOP_OPTS}
+case $unit_cmd in
+/usr/bin/idletop\ --listen\ 10.0.2.15:9410\ *) ;;
+*) bad "unexpected ExecStart in the unit: $unit_cmd"; finish ;;
+esac
+unit_cmd=${unit_cmd#/usr/bin/}
 cat > "$tmp/job" <<EOF
 set -u
 cg=/sys/fs/cgroup
@@ -73,7 +89,7 @@ wsgen --cgroup \$cg$svc --anon 48M:0.25 --ready /tmp/r1 > /dev/null &
 wsgen --cgroup \$cg$ctr --anon 32M:0.5 --file 16M:0 --dir /tmp --ready /tmp/r2 > /dev/null &
 for i in \$(seq 100); do [ -s /tmp/r1 ] && [ -s /tmp/r2 ] && break; sleep 0.1; done
 echo E2E-READY
-idletop --listen 10.0.2.15:9410 -b -f json --period 3 --cpu 100 -n 12 \\
+$unit_cmd -b -f json --period 3 --cpu 100 -n 12 \\
 	--idle-buckets 3,6,12,60
 echo E2E-DONE rc=\$?
 EOF
