@@ -58,8 +58,8 @@ make -s -C "$top/top" idletop "$top/build/top/unit/mkfixture" > "$tmp/build.log"
 	make -s -C "$top/top" check > "$tmp/build.log" 2>&1 || true
 idletop=$top/top/idletop mkfixture=$top/build/top/unit/mkfixture
 if [ -x "$idletop" ] && [ -x "$mkfixture" ] && "$mkfixture" "$tmp/root" > /dev/null &&
-   "$idletop" --root "$tmp/root" -b -n 2 -f prometheus > "$tmp/prom" &&
-   "$idletop" --root "$tmp/root" -b -n 2 -f openmetrics > "$tmp/om"; then
+   "$idletop" --root "$tmp/root" -b -n 2 --period 1 -f prometheus > "$tmp/prom" &&
+   "$idletop" --root "$tmp/root" -b -n 2 --period 1 -f openmetrics > "$tmp/om"; then
 	ok "idletop -b over a mkfixture tree: $(grep -c '^idletop_' "$tmp/prom") samples"
 else
 	bad "idletop -b over a mkfixture tree"; cat "$tmp/build.log"
