@@ -56,6 +56,14 @@ start() {
 	return 1
 }
 
+# wait_report: up to 5 s for the first report of the idletop start() began
+wait_report() {
+	for _ in $(seq 50); do
+		curl -sf "http://$addr/metrics" | grep -qx 'idletop_report_available 1' && return
+		sleep 0.1
+	done
+}
+
 start --period 30 || bad "idletop --listen did not start"
 curl -sf "http://$addr/metrics" > "$tmp/early" &&
 	grep -qx 'idletop_report_available 0' "$tmp/early" &&
@@ -145,10 +153,7 @@ tpid=$!
 h=$(curl -s -w ' %{http_code}' "http://$addr/healthz" | tr -d '\n')
 [ "${h##* }" = 503 ] && [[ $h == "not ready"* ]] &&
 	ok "/healthz before the first report: 503, '${h% *}'" || bad "/healthz early: $h"
-for _ in $(seq 50); do
-	curl -sf "http://$addr/metrics" | grep -qx 'idletop_report_available 1' && break
-	sleep 0.1
-done
+wait_report
 h=$(curl -s -w ' %{http_code}' "http://$addr/healthz" | tr -d '\n')
 [ "${h##* }" = 200 ] && [[ $h == "ok: "* ]] && ok "/healthz with a report: 200, '${h% *}'" ||
 	bad "/healthz: $h"
@@ -237,10 +242,7 @@ kill "$pid"
 # thread's CPU (process_cpu_seconds_total) is not the scanner's
 # (idletop_cpu_seconds_total), so cycles keep their 0.5 s
 start --period 0.5 --cpu 2 || bad "idletop --listen did not start"
-for _ in $(seq 50); do
-	curl -sf "http://$addr/metrics" | grep -qx 'idletop_report_available 1' && break
-	sleep 0.1
-done
+wait_report
 c0=$(curl -s "http://$addr/metrics" | sed -n 's/^idletop_cycle //p')
 for _ in 1 2; do
 	timeout 4 curl -s "http://$addr/metrics?[1-1000000]" > /dev/null &
@@ -262,10 +264,7 @@ kill "$pid"
 # each shutdown for 12 s; a scrape from 127.0.0.1 every half second must
 # be answered within a second.
 start --period 1 --cpu 100 || bad "idletop --listen did not start"
-for _ in $(seq 50); do
-	curl -sf "http://$addr/metrics" | grep -qx 'idletop_report_available 1' && break
-	sleep 0.1
-done
+wait_report
 python3 - "${addr%:*}" "${addr##*:}" > "$tmp/flood" 2>&1 <<'PY' &
 import select, socket, sys, time
 host, port = sys.argv[1], int(sys.argv[2])
