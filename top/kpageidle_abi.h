@@ -24,6 +24,8 @@
 /* Flags for struct kpageidle_scan_arg.flags */
 #define KPAGEIDLE_SCAN_MARK	(1ULL << 0)	/* re-mark each user page idle after testing it */
 #define KPAGEIDLE_SCAN_FOLIOS	(1ULL << 1)	/* vec holds struct kpageidle_folio records */
+#define KPAGEIDLE_SCAN_CGROUP	(1ULL << 2)	/* only the folios of cgroup_id's memcg */
+#define KPAGEIDLE_SCAN_SUBTREE	(1ULL << 3)	/* and of its descendants */
 
 struct kpageidle_scan_arg {
 	__u64 size;		/* in: sizeof(struct kpageidle_scan_arg) */
@@ -35,7 +37,7 @@ struct kpageidle_scan_arg {
 	__u64 vec_len;		/* in: length of vec in records (FOLIOS) or u64 words */
 	__u64 nr_skipped;	/* out, marking: not idle only as ptes were not walked */
 	__u64 nr_records;	/* out: records written (FOLIOS); in: zero */
-	__u64 reserved;		/* in: zero */
+	__u64 cgroup_id;	/* in: with KPAGEIDLE_SCAN_CGROUP, a cgroup v2 id; else zero */
 };
 
 #define KPAGEIDLE_SCAN_ARG_SIZE_VER0	80
