@@ -98,7 +98,7 @@ C
 		bad "cannot build a lister of top/keys.c's table"; cat "$tmp/keys.log"
 	fi
 else
-	ok "no top/keys.c: keys not checked"
+	bad "no top/keys.c or top/keys.h: the key table cannot be checked"
 fi
 
 # --- fields --------------------------------------------------------------
@@ -145,6 +145,8 @@ if man --version 2>/dev/null | grep -q '^man'; then
 	else
 		ok "man --warnings -l renders docs/idletop.1 without warnings"
 	fi
+else
+	bad "man-db's man not found (vm/deps test): man --warnings not run"
 fi
 
 # --- make install --------------------------------------------------------
