@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# stage: host
 #
 # docs/idletop.1 stays in step with idletop:
 #  - every option of `idletop --help` (long and short) is a tag in the man
