@@ -6,7 +6,7 @@
 # its REPS, WAIT, CG, DIR, mem_kb, info, die.  Settings:
 #   BENCH_FOLIO_REPS    idletop runs per source and scenario (default REPS)
 #   BENCH_FOLIO_CGS     cgroups of the many-cgroup case (default 200; 2000
-#                       did not finish in 19 minutes: docs/performance.md)
+#                       adds about a minute: docs/performance.md, run G1)
 #   BENCH_FOLIO_CG_PCT  percent of MemTotal they share (default 20)
 #
 # Scenarios, one after the other in this boot: the bench's mix at 65% of
@@ -78,13 +78,15 @@ fcycle() {	# scenario source
 		-d "$WAIT" --cpu 100 -f json --source "kpageidle-$2" > /tmp/fc.bench ||
 		{ cat /tmp/fc.bench; die "idletop --source kpageidle-$2 failed"; }
 	rss=$(sed -n 's/^BENCHSTEP .*maxrss_kb=\([0-9]*\).*/\1/p' /tmp/fc.bench)
-	tail -n 1 /tmp/fc.json | awk -v s="$1" -v src="$2" -v rss="$rss" '{
-		c = $0; sub(/.*"cpu_seconds":/, "", c); sub(/,.*/, "", c)
-		m = $0; sub(/.*"method":"/, "", m); sub(/".*/, "", m)
-		n = gsub(/"path":/, "")
-		print "BENCHFC scen=" s " src=" src " cpu_seconds=" c " method=" m \
-			" cgroups=" n " maxrss_kb=" rss
-	}'
+	# The last report, read by jq: a report is one line, 1.2 KB per
+	# cgroup, and busybox tail -n 1 gives at most the last 960 KiB of a
+	# line, where busybox awk's sub(/.*"cpu_seconds":/) then finds no
+	# match in time quadratic in the line (run G1's hang at 2,000
+	# cgroups: docs/performance.md).
+	jq -r -s --arg s "$1" --arg src "$2" --arg rss "$rss" 'last |
+		"BENCHFC scen=\($s) src=\($src) cpu_seconds=\(.cpu_seconds)" +
+		" method=\(.method) cgroups=\(.cgroups | length) maxrss_kb=\($rss)"' \
+		/tmp/fc.json || die "idletop --source kpageidle-$2: no JSON report"
 }
 
 fmeasure() {	# scenario

@@ -218,11 +218,11 @@ daemon() {	# label idletop-args...
 	l=$1; shift
 	benchrun --name "$l" --kill-after "$DAEMON_S" --out "/tmp/$l.json" \
 		-- idletop -b -f json "$@"
-	awk -v l="$l" '{
-		c = $0; sub(/.*"cycle_seconds":/, "", c); sub(/,.*/, "", c)
-		u = $0; sub(/.*"cpu_seconds":/, "", u); sub(/,.*/, "", u)
-		print "BENCHCYCLE name=" l " cycle_seconds=" c " cpu_seconds=" u
-	}' "/tmp/$l.json"
+	# jq, not awk's sub(/.*"field":/): quadratic in a line without the
+	# field (run-folios.sh, fcycle)
+	jq -r --arg l "$l" '"BENCHCYCLE name=\($l) cycle_seconds=" +
+		"\(.cycle_seconds) cpu_seconds=\(.cpu_seconds)"' "/tmp/$l.json" ||
+		die "$l: no JSON report"
 }
 slowdown() {	# label command...
 	l=$1; shift
@@ -312,11 +312,9 @@ scanphase() {	# workload
 			$PIN benchrun --name "$l" --out "/tmp/$l.json" -- idletop -b \
 				-n 1 -d "$WAIT" --cpu 100 -f json --source "kpageidle-$s" |
 				sed 's/^BENCH /BENCHRUN /'
-			awk -v l="$l" '{
-				u = $0; sub(/.*"cpu_seconds":/, "", u); sub(/,.*/, "", u)
-				m = $0; sub(/.*"method":"/, "", m); sub(/".*/, "", m)
-				print "BENCHCYCLE name=" l " cpu_seconds=" u " method=" m
-			}' "/tmp/$l.json"
+			jq -r --arg l "$l" '"BENCHCYCLE name=\($l) " +
+				"cpu_seconds=\(.cpu_seconds) method=\(.method)"' \
+				"/tmp/$l.json" || die "$l: no JSON report"
 		done
 		set -- $order
 		order="$2 $1"

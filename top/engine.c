@@ -114,6 +114,7 @@ static int failed(struct engine *e, enum report_error what)
 	double wait = scan_period(&e->sc);
 	unsigned i;
 
+	e->fatal = e->sc.src.busy;
 	e->params.errors[what]++;
 	e->report.p.errors[what] = e->params.errors[what];
 	e->held.p.errors[what] = e->params.errors[what];
@@ -337,7 +338,12 @@ const char *engine_err(const struct engine *e)
 
 unsigned engine_fails(const struct engine *e)
 {
-	return e->fails;
+	return e->fatal ? ENGINE_FAILS_MAX : e->fails;
+}
+
+int engine_fatal(const struct engine *e)
+{
+	return e->fatal;
 }
 
 void engine_procs(const struct engine *e, size_t i, struct proc_list *l)

@@ -40,8 +40,18 @@ void engine_free(struct engine *e);
 const struct report *engine_report(const struct engine *e);
 const struct report_params *engine_params(const struct engine *e);
 const char *engine_err(const struct engine *e);
-/* Failures in a row (below): at ENGINE_FAILS_MAX callers give up. */
+/*
+ * Failures in a row (below): at ENGINE_FAILS_MAX callers give up.  A
+ * fatal failure counts as ENGINE_FAILS_MAX at once.
+ */
 unsigned engine_fails(const struct engine *e);
+/*
+ * 1 when the last failure is one that no retry cures: the kernel refused
+ * to mark pages idle (EBUSY: DAMON or another tracker marks, and the
+ * kernel allows one at a time).  engine_err() says who holds it; callers
+ * stop with that message, not "giving up after N failures".
+ */
+int engine_fatal(const struct engine *e);
 /* The processes of report cgroup i and its descendants (procs.h). */
 void engine_procs(const struct engine *e, size_t i, struct proc_list *l);
 /* The host's name, kernel and memory (procs.h); host_free() it. */

@@ -20,6 +20,7 @@ struct engine {
 	unsigned warn_last;		/* REPORT_WARN_* at the last look */
 	int unbuilt;			/* sc.last's report failed: again */
 	unsigned fails;			/* failures in a row (engine.h) */
+	int fatal;			/* no retry can help (engine.h) */
 	unsigned fails_of[REPORT_ERR_NR];	/* ... of each kind */
 	double retry_at;		/* monotonic: no step before it */
 	char err[512];			/* why the last call failed */

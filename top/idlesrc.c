@@ -113,6 +113,16 @@ static int real_ioctl(int fd, struct kpageidle_scan_arg *arg)
 }
 
 /*
+ * errno after a marking call of /proc/kpageidle failed: EBUSY is the
+ * kernel's "another tracker marks" (idlesrc_busy_error()).  Keeps errno.
+ */
+static void note_busy(struct idlesrc *s)
+{
+	if (errno == EBUSY && s->kind != IDLESRC_BITMAP)
+		s->busy = 1;
+}
+
+/*
  * Is there a KPAGEIDLE_SCAN ioctl? An empty range (vec_len 0) passes the
  * argument checks and scans nothing.  ENOTTY: a kernel without it (or a
  * regular file); EINVAL: another size of the argument struct.
@@ -126,6 +136,8 @@ static int probe_scan(struct idlesrc *s)
 
 	if (s->ioctl(s->fd, &a)) {
 		s->probe_errno = errno ? errno : EIO;
+		errno = s->probe_errno;
+		note_busy(s);
 		return -1;
 	}
 	s->probe_errno = 0;
@@ -153,6 +165,11 @@ int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->ioctl = ioctl_fn ? ioctl_fn : real_ioctl;
+	s->root = strdup(root);
+	if (!s->root) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	max_pfns = (max_pfns + 63) & ~(size_t)63;
 	s->max_pfns = max_pfns;
 	if (want != IDLESRC_BITMAP) {
@@ -168,6 +185,7 @@ int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
 			e = errno;
 	}
 	idlesrc_open_error(root, want, e, geteuid(), err, errlen);
+	idlesrc_close(s);
 	return -1;
 alloc:
 	s->buf = calloc(max_pfns, sizeof(uint64_t));
@@ -178,9 +196,12 @@ alloc:
 	}
 	if (s->kind != IDLESRC_KPAGEIDLE || want == IDLESRC_KPAGEIDLE_RW)
 		return 0;
-	if (probe_scan(s) && (want == IDLESRC_KPAGEIDLE_SCAN ||
+	if (probe_scan(s) && (s->busy || want == IDLESRC_KPAGEIDLE_SCAN ||
 			      want == IDLESRC_KPAGEIDLE_FOLIOS)) {
-		probe_error(s, want, err, errlen);
+		if (s->busy)
+			idlesrc_busy_error(root, err, errlen);
+		else
+			probe_error(s, want, err, errlen);
 		idlesrc_close(s);
 		return -1;
 	}
@@ -196,10 +217,12 @@ void idlesrc_close(struct idlesrc *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->path);
+	free(s->root);
 	free(s->buf);
 	free(s->rec);
 	s->fd = -1;
 	s->path = NULL;
+	s->root = NULL;
 	s->buf = NULL;
 	s->rec = NULL;
 	s->scan = s->folios = 0;
@@ -263,8 +286,10 @@ static int write_done(struct idlesrc *s, ssize_t r, size_t len,
 
 	if (r == (ssize_t)len)
 		return 0;
-	if (r < 0)
+	if (r < 0) {
+		note_busy(s);
 		r = 0;
+	}
 	else if (errno == 0)
 		errno = ENXIO;	/* write() returned 0: the end */
 	stop = s->kind == IDLESRC_BITMAP ? (size_t)r / 8 * 64 : (size_t)r / 8;
@@ -284,7 +309,10 @@ static int write_done(struct idlesrc *s, ssize_t r, size_t len,
 void idlesrc_error(const struct idlesrc *s, const char *what, char *err,
 		   size_t errlen)
 {
-	if (!strcmp(what, "mark") && errno == EIO && s->lost_pfn != UINT64_MAX)
+	if (s->busy && errno == EBUSY)
+		idlesrc_busy_error(s->root, err, errlen);
+	else if (!strcmp(what, "mark") && errno == EIO &&
+		 s->lost_pfn != UINT64_MAX)
 		snprintf(err, errlen, "mark %s: the kernel stopped at PFN "
 			 "%#llx, before PFN %#llx which is to be marked: "
 			 "marks lost, idle would be undercounted", s->path,
@@ -340,8 +368,11 @@ static int64_t scan_call(struct idlesrc *s, uint64_t pfn, size_t n, int mark)
 			break;
 		if (errno == ENXIO)	/* at or past max_pfn: nothing there */
 			return (int64_t)a.start;
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			if (mark)
+				note_busy(s);
 			return -1;
+		}
 		if (a.walk_end < a.start || a.walk_end > a.end) {
 			errno = EIO;	/* not where the ABI says it stops */
 			return -1;

@@ -33,10 +33,12 @@ struct idlesrc {
 	enum idlesrc_kind kind;
 	int fd;
 	char *path;
+	char *root;		/* what the paths are under */
 	size_t max_pfns;	/* largest range per call */
 	uint64_t *buf;		/* scratch for one range */
 	int scan;		/* 1: idlesrc_scan() uses the ioctl */
 	int folios;		/* 1: the scanner uses idlesrc_folios() */
+	int busy;		/* 1: the kernel refused to mark (EBUSY) */
 	struct kpageidle_folio *rec;	/* IDLESRC_FOLIO_RECS records */
 	size_t rec_max;		/* records per call (tests lower it) */
 	int probe_errno;	/* why the probe said no (0: not probed) */
@@ -70,6 +72,17 @@ int idlesrc_mglru_unfixed(const char *root);
 int idlesrc_damon_paddr(const char *root);
 
 /*
+ * Why the kernel refused to mark through /proc/kpageidle with EBUSY:
+ * kernels that allow one idle page tracker at a time refuse a second
+ * open file description that marks, and any marking while a DAMON
+ * context runs.  The message names DAMON when a kdamond is on (its
+ * number, pid and operations, paddr first), else the processes that
+ * have /proc/kpageidle open (root/proc/PID/fd links, this process left
+ * out), or says that none is visible from here.  Paths under root.
+ */
+void idlesrc_busy_error(const char *root, char *err, size_t errlen);
+
+/*
  * Which security module confines this process, for a message: the
  * AppArmor profile (proc/self/attr/apparmor/current, or attr/current
  * without ':'), the SELinux context (attr/current with ':'), else the
@@ -90,7 +103,8 @@ const char *idlesrc_method(const struct idlesrc *s);
  * Open the source under root (auto: kpageidle, then bitmap) and, for
  * kpageidle, probe the scan ioctl through ioctl_fn (NULL: ioctl(2)). On
  * failure returns -1 and writes a message saying what is missing and how
- * to get it into err.
+ * to get it into err.  A probe (it marks an empty range) refused with
+ * EBUSY fails with s->busy set: the kernel has another tracker marking.
  */
 int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
 		 size_t max_pfns, idlesrc_ioctl_fn *ioctl_fn,
@@ -112,15 +126,17 @@ void idlesrc_open_error(const char *root, enum idlesrc_kind want, int e,
 ssize_t idlesrc_read(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle);
 /*
  * Mark every pfn + i with mark[i] != 0 idle. 0, or -1 with errno and
- * s->stop_pfn; a write the kernel stopped short (max_pfn) is fine when
- * nothing was to be marked beyond, else errno is EIO and s->lost_pfn the
- * first PFN whose mark was lost.
+ * s->stop_pfn (EBUSY from /proc/kpageidle also sets s->busy); a write
+ * the kernel stopped short (max_pfn) is fine when nothing was to be
+ * marked beyond, else errno is EIO and s->lost_pfn the first PFN whose
+ * mark was lost.
  */
 int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 		 const uint8_t *mark);
 /*
  * Why the last `what` ("read", "mark", "scan") failed, from errno (and
- * for a mark, where it stopped), into err.
+ * for a mark, where it stopped), into err; with s->busy, who holds the
+ * right to mark (idlesrc_busy_error()).
  */
 void idlesrc_error(const struct idlesrc *s, const char *what, char *err,
 		   size_t errlen);
@@ -140,7 +156,8 @@ ssize_t idlesrc_scan(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle,
  * it (kpageidle-scan), probe KPAGEIDLE_SCAN_FOLIOS (an empty call; a
  * kernel without it says EINVAL, an unknown flag) and set s->folios.  0,
  * or -1 with a message when want is IDLESRC_KPAGEIDLE_FOLIOS and the
- * records are not there (or out of memory).
+ * records are not there (or out of memory), or when the kernel refused
+ * the (marking) probe with EBUSY (s->busy).
  */
 int idlesrc_open_folios(struct idlesrc *s, enum idlesrc_kind want,
 			char *err, size_t errlen);

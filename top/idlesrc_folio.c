@@ -59,6 +59,11 @@ int idlesrc_open_folios(struct idlesrc *s, enum idlesrc_kind want,
 	free(s->rec);
 	s->rec = NULL;
 	s->rec_max = 0;
+	if (e == EBUSY) {	/* another tracker marks: so would we */
+		s->busy = 1;
+		idlesrc_busy_error(s->root, err, errlen);
+		return -1;
+	}
 	if (want != IDLESRC_KPAGEIDLE_FOLIOS)
 		return 0;	/* the bitmap output, as before */
 	folio_error(s, e, err, errlen);
@@ -105,6 +110,8 @@ ssize_t idlesrc_folios(struct idlesrc *s, uint64_t pfn, uint64_t end, int mark,
 		  s->rec_max);
 	/* EINTR comes only with a fatal signal: no resuming */
 	if (s->ioctl(s->fd, &a)) {
+		if (errno == EBUSY && mark)
+			s->busy = 1;	/* another tracker marks */
 		if (errno != ENXIO)
 			return -1;
 		*walk_end = end;	/* at or past max_pfn: nothing there */

@@ -3,9 +3,12 @@
  * idlesrc_warn.c - what else on the machine makes idle tracking's
  * numbers wrong: the multi-gen LRU without the series, a DAMON monitor
  * of physical addresses (REPORT_WARN_*, checked by engine.c for every
- * report); which security module denied the source (idlesrc_lsm).
+ * report); who holds the right to mark when the kernel refuses it
+ * (idlesrc_busy_error); which security module denied the source
+ * (idlesrc_lsm).
  * Paths under root, as the rest of idlesrc.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <glob.h>
 #include <stdio.h>
@@ -52,38 +55,166 @@ static int file_says(const char *path, const char *word)
 	return yes;
 }
 
-int idlesrc_damon_paddr(const char *root)
+/*
+ * 1 when the kdamond whose state file is at state has a context with
+ * the operations ops ("paddr"), or with ops NULL any context.
+ */
+static int kdamond_has(const char *state, const char *ops)
 {
-	char *pat = path_join(root, IDLESRC_DAMON_PATH "/*/state");
-	glob_t kd, ops;
-	size_t i, j;
-	int on = 0;
+	size_t len = strlen(state) - strlen("/state"), j;
+	char *p = malloc(len + sizeof("/contexts/*/operations"));
+	glob_t g;
+	int yes = 0;
+
+	if (!p)
+		return 0;
+	memcpy(p, state, len);
+	strcpy(p + len, "/contexts/*/operations");
+	if (!glob(p, 0, NULL, &g)) {
+		for (j = 0; j < g.gl_pathc && !yes; j++)
+			yes = !ops || file_says(g.gl_pathv[j], ops);
+		globfree(&g);
+	}
+	free(p);
+	return yes;
+}
+
+/*
+ * The state file of the first kdamond that is on with a context of the
+ * operations ops (NULL: any), malloc'ed; NULL when none.
+ */
+static char *kdamond_on(const char *root, const char *ops)
+{
+	char *pat = path_join(root, IDLESRC_DAMON_PATH "/*/state"), *on = NULL;
+	glob_t kd;
+	size_t i;
 
 	if (!pat || glob(pat, 0, NULL, &kd)) {
 		free(pat);
-		return 0;
+		return NULL;
 	}
-	for (i = 0; i < kd.gl_pathc && !on; i++) {
-		char *d = kd.gl_pathv[i], *p;
-		size_t len = strlen(d) - strlen("/state");
-
-		if (!file_says(d, "on"))
-			continue;
-		p = malloc(len + sizeof("/contexts/*/operations"));
-		if (!p)
-			break;
-		memcpy(p, d, len);
-		strcpy(p + len, "/contexts/*/operations");
-		if (!glob(p, 0, NULL, &ops)) {
-			for (j = 0; j < ops.gl_pathc && !on; j++)
-				on = file_says(ops.gl_pathv[j], "paddr");
-			globfree(&ops);
-		}
-		free(p);
-	}
+	for (i = 0; i < kd.gl_pathc && !on; i++)
+		if (file_says(kd.gl_pathv[i], "on") &&
+		    kdamond_has(kd.gl_pathv[i], ops))
+			on = strdup(kd.gl_pathv[i]);
 	globfree(&kd);
 	free(pat);
 	return on;
+}
+
+int idlesrc_damon_paddr(const char *root)
+{
+	char *on = kdamond_on(root, "paddr");
+
+	free(on);
+	return on != NULL;
+}
+
+/*
+ * The busy message for a kdamond that is on (its state file): its
+ * number, pid and the operations of its first context.
+ */
+static void busy_damon(const char *state, char *err, size_t errlen)
+{
+	size_t len = strlen(state) - strlen("/state");
+	const char *num = state + len;
+	char pidf[4096], opsf[4096], *pid, *ops;
+
+	while (num > state && num[-1] != '/')
+		num--;
+	snprintf(pidf, sizeof(pidf), "%.*s/pid", (int)len, state);
+	snprintf(opsf, sizeof(opsf), "%.*s/contexts/0/operations", (int)len,
+		 state);
+	pid = read_text_file(pidf, NULL);
+	ops = read_text_file(opsf, NULL);
+	if (pid)
+		pid[strcspn(pid, "\n")] = '\0';
+	if (ops)
+		ops[strcspn(ops, "\n")] = '\0';
+	snprintf(err, errlen, "cannot mark pages idle through /proc/kpageidle: "
+		 "busy: DAMON is running (kdamond %.*s, pid %s, %s operations), "
+		 "and the kernel lets one idle page tracker mark at a time; "
+		 "stop it (echo off > /sys/kernel/mm/damon/admin/kdamonds/%.*s/"
+		 "state) or run idletop when it is done",
+		 (int)(state + len - num), num, pid && *pid ? pid : "?",
+		 ops && *ops ? ops : "unknown", (int)(state + len - num), num);
+	free(pid);
+	free(ops);
+}
+
+/*
+ * " pid (comm)" of each process under root/proc other than this one
+ * with a descriptor linked to /proc/kpageidle, appended to buf (at most
+ * three); how many were found.
+ */
+static int kpageidle_holders(const char *root, char *buf, size_t len)
+{
+	char *proc = path_join(root, "proc"), fd[4096], link[64], *comm;
+	struct dirent *p, *f;
+	DIR *pd, *fdd;
+	int found = 0, self = (int)getpid();
+	ssize_t n;
+
+	pd = proc ? opendir(proc) : NULL;
+	while (pd && found < 3 && (p = readdir(pd))) {
+		if (p->d_name[strspn(p->d_name, "0123456789")] ||
+		    atoi(p->d_name) == self)
+			continue;
+		snprintf(fd, sizeof(fd), "%s/%s/fd", proc, p->d_name);
+		fdd = opendir(fd);
+		while (fdd && (f = readdir(fdd))) {
+			snprintf(fd, sizeof(fd), "%s/%s/fd/%s", proc,
+				 p->d_name, f->d_name);
+			n = readlink(fd, link, sizeof(link) - 1);
+			if (n < 0)
+				continue;
+			link[n] = '\0';
+			if (strcmp(link, "/" IDLESRC_KPAGEIDLE_PATH))
+				continue;
+			snprintf(fd, sizeof(fd), "%s/%s/comm", proc, p->d_name);
+			comm = read_text_file(fd, NULL);
+			if (comm)
+				comm[strcspn(comm, "\n")] = '\0';
+			snprintf(buf + strlen(buf), len - strlen(buf),
+				 "%s pid %s (%s)", found ? "," : "", p->d_name,
+				 comm ? comm : "?");
+			free(comm);
+			found++;
+			break;
+		}
+		if (fdd)
+			closedir(fdd);
+	}
+	if (pd)
+		closedir(pd);
+	free(proc);
+	return found;
+}
+
+void idlesrc_busy_error(const char *root, char *err, size_t errlen)
+{
+	char *state = kdamond_on(root, "paddr"), who[256] = "";
+
+	if (!state)
+		state = kdamond_on(root, NULL);
+	if (state) {
+		busy_damon(state, err, errlen);
+		free(state);
+		return;
+	}
+	if (kpageidle_holders(root, who, sizeof(who)))
+		snprintf(err, errlen, "cannot mark pages idle through "
+			 "/proc/kpageidle: busy: another idle page tracker has "
+			 "/proc/kpageidle open for marking (processes with it "
+			 "open:%s); the kernel lets one tracker mark at a "
+			 "time: stop it, or run idletop when it is done", who);
+	else
+		snprintf(err, errlen, "cannot mark pages idle through "
+			 "/proc/kpageidle: busy: another idle page tracker has "
+			 "/proc/kpageidle open for marking (no process here has "
+			 "it open: it runs in another PID namespace or "
+			 "container); the kernel lets one tracker mark at a "
+			 "time");
 }
 
 /* the first line of the file at root/rel, or NULL when absent or empty */

@@ -207,10 +207,14 @@ static int show(const struct config *cfg, struct http *h,
  * A failed step (engine.h, Errors): said on stderr, counted in the next
  * report and, with --listen, in idletop_scan_errors_total and named by
  * /healthz at once while the last report stays served; 1 after
- * ENGINE_FAILS_MAX in a row: give up.
+ * ENGINE_FAILS_MAX in a row, or at once when it is fatal: give up.
  */
 static int step_failed(struct engine *e, struct http *h)
 {
+	if (engine_fatal(e)) {
+		fprintf(stderr, "idletop: %s\n", engine_err(e));
+		return 1;
+	}
 	if (engine_fails(e) >= ENGINE_FAILS_MAX) {
 		fprintf(stderr, "idletop: %s; giving up after %u failures in "
 			"a row\n", engine_err(e), engine_fails(e));

@@ -197,15 +197,19 @@ static int fail(struct ui *u)
 {
 	endwin();
 	tty_disarm();
-	fprintf(stderr, "idletop: %s; giving up after %u failures in a row\n",
-		engine_err(u->e), engine_fails(u->e));
+	if (engine_fatal(u->e))
+		fprintf(stderr, "idletop: %s\n", engine_err(u->e));
+	else
+		fprintf(stderr, "idletop: %s; giving up after %u failures in "
+			"a row\n", engine_err(u->e), engine_fails(u->e));
 	return -1;
 }
 
 /*
  * A failed refresh or step (engine.h, Errors): the report stays, the
  * error is on the status line, the engine retries; after
- * ENGINE_FAILS_MAX in a row, idletop ends.
+ * ENGINE_FAILS_MAX in a row, or at once when the failure is fatal
+ * (engine_fatal()), idletop ends with the error on stderr.
  */
 static int failed(struct ui *u)
 {

@@ -4,8 +4,9 @@
 # documented, names them, and its summary and exit status follow; a skip
 # off the kernel kind's expected-skip list fails; a timeout kills the
 # whole test (its cgroup and the cgroups it made); the global knobs a test
-# leaves changed are put back; each test's output is printed between
-# markers with idlemem.logs=console.
+# leaves changed are put back; a report in the kernel log fails the test
+# that was running and names the test before it as a suspect; each
+# test's output is printed between markers with idlemem.logs=console.
 # timeout: 120
 set -e
 runner=/tests/guest/runner
@@ -37,6 +38,9 @@ printf 'echo "SKIP: no widget either"\nexit 77\n' > "$d/f-unlisted.sh"
 printf 'echo "SKIP: no widget"\nexit 77\n' > "$d/g-wrong-reason.sh"
 echo 'exit 0' > "$d/h-listed-passes.sh"
 echo "echo $thp_other > $thp" > "$d/i-knob.sh"
+# a kernel log line the runner takes for a splat (written through
+# /dev/kmsg: no kernel bug needed)
+printf 'echo "WARNING: runner selftest splat" > /dev/kmsg\nexit 0\n' > "$d/j-splat.sh"
 echo 'not a test' > "$d/e-notes.txt"
 
 boot_sum=$(md5sum < /tmp/dmesg-boot.log)
@@ -78,6 +82,10 @@ grep -q '^PASS h-listed-passes (' out.txt || { echo "h-listed-passes did not pas
 expect "note: h-listed-passes passed; it is on the expected-skip list of kernel kind 'selftest'"
 grep -q '^PASS i-knob (' out.txt || { echo "i-knob did not pass"; exit 1; }
 [ "$(sed 's/.*\[\(.*\)\].*/\1/' $thp)" = "$thp_was" ] || { echo "THP left at $(cat $thp)"; exit 1; }
+grep -q "^FAIL j-splat: kernel log reports a problem, logged while it ran (asynchronous work left by the previous test, i-knob, would report here too: " out.txt ||
+	{ echo "j-splat's kernel log line did not fail it, naming i-knob"; exit 1; }
+grep -q '^    .*WARNING: runner selftest splat$' out.txt ||
+	{ echo "j-splat's kernel log line is not shown"; exit 1; }
 grep -qxF "runner: i-knob left $thp at $thp_other, restored $thp_was" logs/i-knob.log ||
 	{ echo "the restore is not in i-knob's log"; exit 1; }
 # each test's output between markers, after its result
@@ -86,7 +94,7 @@ sed -n '/^IDLEMEM_LOG_BEGIN c-fail$/,/^IDLEMEM_LOG_END c-fail$/p' out.txt | grep
 # the last lines: every skipped test, then the summary
 [ "$(tail -n 3 out.txt)" = "skipped (expected on kernel kind 'selftest'):
   b-skip: no widget
-3 passed, 4 failed, 1 skipped" ] || { echo "bad summary"; exit 1; }
+3 passed, 5 failed, 1 skipped" ] || { echo "bad summary"; exit 1; }
 [ $rc -ne 0 ] || { echo "runner exited 0 despite failures"; exit 1; }
 ! grep -q notes out.txt || { echo "a non-.sh file was run"; exit 1; }
 # the copy kept its kernel log in RUNNER_BOOTLOG, not over the suite's

@@ -1,12 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# stage: host
 #
 # vm/build-kernel refuses a series whose patch does not apply, naming the
 # patch and showing the failing hunk, and leaves no half-patched tree.
+# The source is a stand-in tarball of one file (LINUX_SOURCE_TARBALL):
+# what is checked does not depend on the tree, and no guest, kernel build
+# or linux-source package is needed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/src/linux-source-6.1/mm"
+printf '%s\n' '// SPDX-License-Identifier: GPL-2.0' '#include <linux/init.h>' \
+	'#include <linux/memblock.h>' > "$tmp/src/linux-source-6.1/mm/page_idle.c"
+tar -C "$tmp/src" -cf "$tmp/linux-source-6.1.tar" linux-source-6.1 || exit 1
+export LINUX_SOURCE_TARBALL=$tmp/linux-source-6.1.tar
 mkdir -p "$tmp/repo/vm" "$tmp/repo/kernel-series"
 cp "$top/vm/build-kernel" "$tmp/repo/vm/"
 cp "$top/kernel-series/config" "$tmp/repo/kernel-series/"

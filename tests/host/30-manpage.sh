@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# stage: host
 #
 # docs/idletop.1 stays in step with idletop:
 #  - every option of `idletop --help` (long and short) is a tag in the man
@@ -98,7 +99,7 @@ C
 		bad "cannot build a lister of top/keys.c's table"; cat "$tmp/keys.log"
 	fi
 else
-	ok "no top/keys.c: keys not checked"
+	bad "no top/keys.c or top/keys.h: the key table cannot be checked"
 fi
 
 # --- fields --------------------------------------------------------------
@@ -145,6 +146,8 @@ if man --version 2>/dev/null | grep -q '^man'; then
 	else
 		ok "man --warnings -l renders docs/idletop.1 without warnings"
 	fi
+else
+	bad "man-db's man not found (vm/deps test): man --warnings not run"
 fi
 
 # --- make install --------------------------------------------------------

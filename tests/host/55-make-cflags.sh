@@ -29,13 +29,13 @@ if m CFLAGS=-O0 "$tmp/idletop" "$tmp/unit/test_fmt" && ! asan &&
 else
 	bad "the plain build after the sanitizer one:"; tail -n 20 "$tmp/log"
 fi
-if command -v dpkg-buildflags > /dev/null; then
-	if m CFLAGS="$(dpkg-buildflags --get CFLAGS)" CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
-	     LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" "$tmp/idletop" &&
-	   "$tmp/idletop" --version > /dev/null; then
-		ok "dpkg-buildflags' CFLAGS, CPPFLAGS and LDFLAGS"
-	else
-		bad "dpkg-buildflags:"; tail -n 20 "$tmp/log"
-	fi
+if ! command -v dpkg-buildflags > /dev/null; then
+	bad "dpkg-buildflags not found (dpkg-dev, vm/deps test): its flags not tried"
+elif m CFLAGS="$(dpkg-buildflags --get CFLAGS)" CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
+     LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" "$tmp/idletop" &&
+   "$tmp/idletop" --version > /dev/null; then
+	ok "dpkg-buildflags' CFLAGS, CPPFLAGS and LDFLAGS"
+else
+	bad "dpkg-buildflags:"; tail -n 20 "$tmp/log"
 fi
 exit $fail

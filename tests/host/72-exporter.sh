@@ -6,8 +6,9 @@
 # in both formats (promtool checks the Prometheus one), 404 and 405, a
 # scrape before the first cycle (idletop_report_available 0), a port in
 # use and a bad address (clear errors, exit 1 and 2), 20 clients that
-# connect and never read while the scanner keeps its pace (20 cycles of
-# 0.2 s still take about 4.4 s, under 8); the Accept matrix, gzip,
+# connect and never read while the scanner keeps its pace (idletop's own
+# length of each of 20 cycles of 0.2 s under 5 s, where a stalled client
+# would hold one for 10); the Accept matrix, gzip,
 # OpenMetrics through prometheus_client's strict parser, HEAD, keep-alive, /healthz (503, then 200, then the error named), the
 # headers' deadline (5 s however steadily they trickle) and size; a
 # scan error (the cgroup root taken away for a while) counted and
@@ -91,11 +92,12 @@ done
 
 # 20 cycles of 0.2 s while 20 clients (from 127.0.0.2 and .3) connect,
 # send a request and never read (each holds a connection for up to
-# 10 s), and others scrape; the first report comes after 2 periods,
-# the last after about 4.4 s.  A scanner that waited on a stalled client
-# would take 10 s.
-t0=$(date +%s.%N)
-start --period 0.2 --cpu 100 -n 20 || bad "idletop --listen -n 20 did not start"
+# 10 s), and others scrape.  A scanner that waited on a stalled client
+# would have a cycle of 10 s: idletop's own length of each cycle (-b -f
+# json beside --listen) must stay under half that, whatever the load
+# (not the run's wall time: 4.4 s when idle, more on a loaded host).
+start --period 0.2 --cpu 100 -n 20 -b -f json > "$tmp/cycles" ||
+	bad "idletop --listen -n 20 did not start"
 python3 - "${addr%:*}" "${addr##*:}" <<'PY' 2> /dev/null &
 import socket, sys, time
 conns = []
@@ -117,10 +119,11 @@ curl -sf -m 5 -H 'Accept: application/openmetrics-text; version=1.0.0' \
 	-D "$tmp/hdr" "http://$addr/metrics" > "$tmp/om"
 wait "$pid"
 rc=$?
-t=$(echo "$(date +%s.%N) - $t0" | bc)
-[ $rc = 0 ] && [ "$(echo "$t < 8" | bc)" = 1 ] &&
-	ok "20 cycles of 0.2 s with 20 stalled clients: ${t}s, exit 0" ||
-	bad "20 cycles took ${t}s (exit $rc)"
+t=$(jq -s 'map(.cycle_seconds) | max' "$tmp/cycles" 2> /dev/null)
+n=$(jq -s 'length' "$tmp/cycles" 2> /dev/null)
+[ $rc = 0 ] && [ "${n:-0}" = 20 ] && [ "$(echo "${t:-99} < 5" | bc)" = 1 ] &&
+	ok "20 cycles of 0.2 s with 20 stalled clients: the longest ${t}s, exit 0" ||
+	bad "20 cycles with stalled clients: ${n:-no} reports, the longest ${t:-?}s (exit $rc)"
 grep -qx 'idletop_report_available 1' "$tmp/prom" && promtool check metrics < "$tmp/prom" &&
 	ok "Prometheus text format passes promtool" || { bad "prometheus format"; cat "$tmp/prom" | head; }
 grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/hdr" &&
@@ -131,23 +134,27 @@ grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/hdr"
 # and size, a scan error survived
 start --period 0.3 --cpu 100 || bad "idletop --listen did not start"
 # one client sends its headers a byte every half second: shut down at
-# the headers' deadline (5 s) though it never stalls for long
+# the headers' deadline (5 s) though it never stalls for long; the
+# headers take 71 s, so "shut before they were all sent" is the check
+# (no upper bound on the time: a loaded host may be late to shut it)
 python3 - "${addr%:*}" "${addr##*:}" > "$tmp/trickle" 2>&1 <<'PY' &
 import socket, sys, time
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
 t0 = time.time()
+how = "sent"
 try:
     for c in b"GET /metrics HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: y\r\n" * 10:
         s.send(bytes([c]))
         s.settimeout(0.5)
         try:
             if s.recv(1) == b"":
+                how = "shut"
                 break
         except socket.timeout:
             pass
 except OSError:
-    pass
-print("%.1f" % (time.time() - t0))
+    how = "shut"
+print("%s %.1f" % (how, time.time() - t0))
 PY
 tpid=$!
 h=$(curl -s -w ' %{http_code}' "http://$addr/healthz" | tr -d '\n')
@@ -210,10 +217,10 @@ big=$(head -c 20000 /dev/zero | tr '\0' a)
 	[ "$(code "http://$addr/metrics")" = 200 ] &&
 	ok "20 KB of request headers: 431 (16 KiB per connection), then 200" || bad "big headers"
 wait "$tpid"
-t=$(cat "$tmp/trickle")
-[ "$(echo "$t >= 4.5 && $t < 7" | bc)" = 1 ] &&
-	ok "headers a byte every 0.5 s: shut after ${t}s (the deadline is 5 s)" ||
-	bad "trickling headers: $t"
+read -r how t < "$tmp/trickle"
+[ "$how" = shut ] && [ "$(echo "${t:-0} >= 4.5" | bc)" = 1 ] &&
+	ok "headers a byte every 0.5 s: shut after ${t}s, before they were sent (the deadline is 5 s)" ||
+	bad "trickling headers: $(cat "$tmp/trickle")"
 mv "$tmp/root/sys/fs/cgroup" "$tmp/root/sys/fs/cgroup.away"
 e=0
 for _ in $(seq 50); do
@@ -240,7 +247,9 @@ kill "$pid"
 
 # --cpu 2 and two clients scraping as fast as they can for 4 s: the HTTP
 # thread's CPU (process_cpu_seconds_total) is not the scanner's
-# (idletop_cpu_seconds_total), so cycles keep their 0.5 s
+# (idletop_cpu_seconds_total), so cycles keep their 0.5 s: 9 in 4.5 s,
+# at least 4 on a loaded host; billed, the budget (2%) would stretch a
+# cycle by 50 times the scrapes' CPU seconds: none or one
 start --period 0.5 --cpu 2 || bad "idletop --listen did not start"
 wait_report
 c0=$(curl -s "http://$addr/metrics" | sed -n 's/^idletop_cycle //p')
@@ -253,7 +262,7 @@ curl -s "http://$addr/metrics" > "$tmp/m"
 c=$(sed -n 's/^idletop_cycle //p' "$tmp/m")
 cpu=$(sed -n 's/^idletop_cpu_seconds_total //p' "$tmp/m")
 pcpu=$(sed -n 's/^process_cpu_seconds_total //p' "$tmp/m")
-[ $((c - c0)) -ge 7 ] && grep -qx 'idletop_cycle_cpu_bound 0' "$tmp/m" &&
+[ $((c - c0)) -ge 4 ] && grep -qx 'idletop_cycle_cpu_bound 0' "$tmp/m" &&
 	[ "$(echo "$pcpu > 10 * $cpu" | bc)" = 1 ] &&
 	ok "scrapes in a loop at --cpu 2: $((c - c0)) cycles of 0.5 s in 4.5 s, not cpu-bound (process CPU ${pcpu}s, the scanner's ${cpu}s)" ||
 	bad "scrapes at --cpu 2: cycles $c0 -> $c, process CPU $pcpu s, the scanner's $cpu s"

@@ -44,7 +44,10 @@ for t in prometheus curl jq; do
 	command -v $t > /dev/null || { bad "$t not found (vm/deps test)"; finish; }
 done
 
-# Two free ports on the host's loopback.
+# A free port on the host's loopback: free when looked at, not when
+# bound, since another process may take it in between.  QEMU and
+# Prometheus say so when their bind fails; each is then started again on
+# another port (start_vm, start_prom: at most 3 times each).
 free_port() {
 	local p
 	while :; do
@@ -52,9 +55,6 @@ free_port() {
 		ss -Htln "sport = :$p" | grep -q . || { echo $p; return; }
 	done
 }
-hp=$(free_port)
-pp=$(free_port)
-[ "$pp" != "$hp" ] || pp=$((hp + 1))
 
 uid=0a1b2c3d-4e5f-6789-abcd-ef0123456789
 uids=0a1b2c3d_4e5f_6789_abcd_ef0123456789
@@ -93,11 +93,33 @@ $unit_cmd -b -f json --period 3 --cpu 100 -n 12 \\
 	--idle-buckets 3,6,12,60
 echo E2E-DONE rc=\$?
 EOF
-"$top/vm/run" --kernel "$KERNEL" --initrd "$INITRD" --timeout 300 \
-	--forward "$hp:9410" --log "$tmp/console" --script "$tmp/job" > /dev/null 2>&1 &
-vm_pid=$!
-
-cat > "$tmp/prometheus.yml" <<EOF
+# start_vm: the guest, forwarding 127.0.0.1:$hp to idletop's port, until
+# QEMU had its port (a failed bind ends it at once) or 3 were taken.
+start_vm() {
+	local try
+	for try in 1 2 3; do
+		hp=$(free_port)
+		"$top/vm/run" --kernel "$KERNEL" --initrd "$INITRD" --timeout 300 \
+			--forward "$hp:9410" --log "$tmp/console" --script "$tmp/job" \
+			> /dev/null 2> "$tmp/vm.err" &
+		vm_pid=$!
+		until grep -qs 'E2E-READY' "$tmp/console"; do
+			kill -0 "$vm_pid" 2>/dev/null || break
+			sleep 0.5
+		done
+		grep -q 'Could not set up host forwarding rule' "$tmp/vm.err" || return 0
+		wait "$vm_pid"
+		echo "port $hp was taken before QEMU bound it (try $try)"
+	done
+}
+# start_prom: Prometheus on 127.0.0.1:$pp scraping 127.0.0.1:$hp, until
+# it is ready or failed for another reason than its port being taken.
+start_prom() {
+	local try
+	for try in 1 2 3; do
+		pp=$(free_port)
+		[ "$pp" != "$hp" ] || continue
+		cat > "$tmp/prometheus.yml" <<EOF
 global:
   scrape_interval: 2s
   scrape_timeout: 2s
@@ -109,9 +131,22 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$hp']
 EOF
-prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
-	--web.listen-address="127.0.0.1:$pp" --log.level=warn > "$tmp/prom.log" 2>&1 &
-prom_pid=$!
+		prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
+			--web.listen-address="127.0.0.1:$pp" --log.level=warn > "$tmp/prom.log" 2>&1 &
+		prom_pid=$!
+		for _ in $(seq 60); do
+			curl -sf -m 2 "http://127.0.0.1:$pp/-/ready" > /dev/null && return 0
+			kill -0 "$prom_pid" 2>/dev/null || break
+			sleep 0.5
+		done
+		grep -qi 'address already in use' "$tmp/prom.log" || return 0
+		wait "$prom_pid"
+		prom_pid=
+		echo "port $pp was taken before Prometheus bound it (try $try)"
+	done
+}
+start_vm
+start_prom
 api="http://127.0.0.1:$pp/api/v1"
 
 # q PROMQL [TIME]: the result vector as JSON

@@ -647,6 +647,53 @@ static void test_refresh_errors(void **state)
 	fx_destroy(&fx);
 }
 
+static int busy_pwrite(const char *site)
+{
+	return !strcmp(site, "pwrite") ? EBUSY : 0;
+}
+
+/*
+ * The kernel refuses to mark (EBUSY: another tracker marks): fatal at
+ * once, with who holds it; any other failure is retried.
+ */
+static void test_busy_fatal(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	int rc = 0, guard = 0;
+
+	(void)state;
+	make(&fx, &c);
+	c.source = IDLESRC_KPAGEIDLE_RW;
+	if (engine_open(&e, &c))
+		fail_msg("%s", e.err);
+	util_fault_hook = busy_pwrite;
+	while ((rc = engine_step(&e)) == 0)
+		assert_true(++guard < 1000);
+	util_fault_hook = NULL;
+	assert_int_equal(rc, -1);
+	assert_int_equal(engine_fatal(&e), 1);
+	assert_int_equal(engine_fails(&e), ENGINE_FAILS_MAX);
+	assert_non_null(strstr(engine_err(&e), "has /proc/kpageidle open "
+					       "for marking"));
+	engine_close(&e);
+	/* the same failure with another errno: counted, not fatal */
+	if (engine_open(&e, &c))
+		fail_msg("%s", e.err);
+	util_fault_hook = inject;
+	fault_site = "pwrite";
+	while ((rc = engine_step(&e)) == 0)
+		;
+	util_fault_hook = NULL;
+	fault_site = NULL;
+	assert_int_equal(rc, -1);
+	assert_int_equal(engine_fatal(&e), 0);
+	assert_int_equal(engine_fails(&e), 1);
+	engine_close(&e);
+	fx_destroy(&fx);
+}
+
 static void test_errors(void **state)
 {
 	struct fixture fx;
@@ -679,6 +726,7 @@ int main(void)
 		cmocka_unit_test(test_freeze),
 		cmocka_unit_test(test_wall_clock_steps),
 		cmocka_unit_test(test_refresh_errors),
+		cmocka_unit_test(test_busy_fatal),
 		cmocka_unit_test(test_errors),
 	};
 

@@ -4,7 +4,7 @@
  * to read + write; idlesrc_scan() over the fake ioctl (fx_scan_ioctl):
  * resuming after EINTR, the end of memory; the folio records
  * (KPAGEIDLE_SCAN_FOLIOS): detection, fallback, checks of what the kernel
- * returns.
+ * returns; EBUSY from marking (another tracker marks) and who holds it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -416,6 +416,160 @@ static void test_eacces_lsm(void **state)
 	assert_non_null(strstr(e, "(AppArmor profile \"docker-default (enforce)\")"));
 }
 
+#define HOLDER "another idle page tracker has /proc/kpageidle open for marking"
+
+/* No kdamond on, nobody else with /proc/kpageidle open: the plain text. */
+static void assert_busy_plain(const char *err)
+{
+	assert_non_null(strstr(err, "cannot mark pages idle through "
+				    "/proc/kpageidle: busy: " HOLDER));
+	assert_non_null(strstr(err, "no process here has it open"));
+	assert_null(strstr(err, "DAMON"));
+}
+
+/* EBUSY from the probe (an empty marking call): open fails, says why. */
+static void test_busy_probe(void **state)
+{
+	struct t *t = *state;
+	enum idlesrc_kind k[] = { IDLESRC_AUTO, IDLESRC_KPAGEIDLE,
+				  IDLESRC_KPAGEIDLE_SCAN,
+				  IDLESRC_KPAGEIDLE_FOLIOS };
+	size_t i;
+
+	fx_scan_errno = EBUSY;
+	for (i = 0; i < sizeof(k) / sizeof(*k); i++) {
+		assert_int_equal(open_src(t, k[i], fx_scan_ioctl), -1);
+		assert_busy_plain(t->err);
+		assert_int_equal(t->src.fd, -1);
+	}
+	/* read + write does not probe: its first write says it */
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_RW, fx_scan_ioctl), 0);
+	assert_int_equal(t->src.busy, 0);
+}
+
+static int busy_folios(int fd, struct kpageidle_scan_arg *a)
+{
+	if (a->flags & KPAGEIDLE_SCAN_FOLIOS) {
+		errno = EBUSY;
+		return -1;
+	}
+	return fx_scan_ioctl(fd, a);
+}
+
+/* EBUSY at the folio records' probe only: as busy, not "no records". */
+static void test_busy_folio_probe(void **state)
+{
+	struct t *t = *state;
+
+	fx_scan_folios = 1;
+	assert_int_equal(open_src(t, IDLESRC_AUTO, busy_folios), -1);
+	assert_busy_plain(t->err);
+	assert_null(strstr(t->err, "predates"));
+	/* without the records' probe the bitmap output still opens */
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, busy_folios), 0);
+	assert_int_equal(t->src.busy, 0);
+}
+
+static int busy_pwrite(const char *site)
+{
+	return !strcmp(site, "pwrite") ? EBUSY : 0;
+}
+
+/* EBUSY from each marking path sets busy; from reading, it does not. */
+static void test_busy_marking(void **state)
+{
+	struct t *t = *state;
+	uint8_t mark[64], idle[64];
+	uint64_t we;
+
+	memset(mark, 1, sizeof(mark));
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_RW, NULL), 0);
+	util_fault_hook = busy_pwrite;
+	assert_int_equal(idlesrc_mark(&t->src, 0, 64, mark), -1);
+	util_fault_hook = NULL;
+	assert_int_equal(errno, EBUSY);
+	assert_int_equal(t->src.busy, 1);
+	idlesrc_error(&t->src, "mark", t->err, sizeof(t->err));
+	assert_busy_plain(t->err);
+	/* the bitmap has no such rule: a plain error */
+	assert_int_equal(open_src(t, IDLESRC_BITMAP, NULL), 0);
+	util_fault_hook = busy_pwrite;
+	assert_int_equal(idlesrc_mark(&t->src, 0, 64, mark), -1);
+	util_fault_hook = NULL;
+	assert_int_equal(t->src.busy, 0);
+	idlesrc_error(&t->src, "mark", t->err, sizeof(t->err));
+	assert_null(strstr(t->err, HOLDER));
+	assert_non_null(strstr(t->err, strerror(EBUSY)));
+	/* the scan ioctl: only a marking call */
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, fx_scan_ioctl), 0);
+	fx_scan_errno = EBUSY;
+	assert_int_equal(idlesrc_scan(&t->src, 0, 64, idle, 0), -1);
+	assert_int_equal(t->src.busy, 0);
+	assert_int_equal(idlesrc_scan(&t->src, 0, 64, idle, 1), -1);
+	assert_int_equal(errno, EBUSY);
+	assert_int_equal(t->src.busy, 1);
+	idlesrc_error(&t->src, "scan", t->err, sizeof(t->err));
+	assert_busy_plain(t->err);
+	/* the folio records: the same */
+	fx_scan_errno = 0;
+	fx_scan_folios = 1;
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, fx_scan_ioctl),
+			 0);
+	fx_scan_errno = EBUSY;
+	assert_int_equal(idlesrc_folios(&t->src, 0, 64, 0, &we), -1);
+	assert_int_equal(t->src.busy, 0);
+	assert_int_equal(idlesrc_folios(&t->src, 0, 64, 1, &we), -1);
+	assert_int_equal(t->src.busy, 1);
+	idlesrc_error(&t->src, "scan", t->err, sizeof(t->err));
+	assert_busy_plain(t->err);
+}
+
+/* Who holds it: a kdamond that is on (paddr first), else the processes. */
+static void test_busy_who(void **state)
+{
+	struct t *t = *state;
+	const char *r = t->fx.root;
+	char *e = t->err, path[600], cmd[1400];
+	size_t n = sizeof(t->err);
+
+	/* processes with the file open; this one and a reader elsewhere not */
+	put(r, "proc/4242", "comm", "othertop\n");
+	put(r, "proc/4243", "comm", "cat\n");
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/proc/4242/fd' "
+		 "'%s/proc/4243/fd' '%s/proc/%d/fd' && "
+		 "ln -s /proc/kpageidle '%s/proc/4242/fd/5' && "
+		 "ln -s /proc/kpageflags '%s/proc/4243/fd/3' && "
+		 "ln -s /proc/kpageidle '%s/proc/%d/fd/7'", r, r, r,
+		 (int)getpid(), r, r, r, (int)getpid());
+	assert_int_equal(system(cmd), 0);
+	idlesrc_busy_error(r, e, n);
+	assert_non_null(strstr(e, HOLDER " (processes with it open: "
+				  "pid 4242 (othertop));"));
+	assert_null(strstr(e, "4243"));
+	snprintf(path, sizeof(path), "pid %d ", (int)getpid());
+	assert_null(strstr(e, path));
+	/* a kdamond that is off does not count; one that is on does */
+	put(r, "sys/kernel/mm/damon/admin/kdamonds/0", "state", "off\n");
+	put(r, "sys/kernel/mm/damon/admin/kdamonds/0/contexts/0",
+	    "operations", "paddr\n");
+	put(r, "sys/kernel/mm/damon/admin/kdamonds/1", "state", "on\n");
+	put(r, "sys/kernel/mm/damon/admin/kdamonds/1", "pid", "77\n");
+	put(r, "sys/kernel/mm/damon/admin/kdamonds/1/contexts/0",
+	    "operations", "vaddr\n");
+	idlesrc_busy_error(r, e, n);
+	assert_non_null(strstr(e, "busy: DAMON is running (kdamond 1, pid 77, "
+				  "vaddr operations)"));
+	assert_non_null(strstr(e, "echo off > /sys/kernel/mm/damon/admin/"
+				  "kdamonds/1/state"));
+	assert_null(strstr(e, HOLDER));
+	/* a paddr one is named before others */
+	put(r, "sys/kernel/mm/damon/admin/kdamonds/0", "state", "on\n");
+	put(r, "sys/kernel/mm/damon/admin/kdamonds/0", "pid", "76\n");
+	idlesrc_busy_error(r, e, n);
+	assert_non_null(strstr(e, "(kdamond 0, pid 76, paddr operations)"));
+	assert_int_equal(idlesrc_damon_paddr(r), 1);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -430,6 +584,10 @@ int main(void)
 		T(test_scan_resume),
 		T(test_mark_short),
 		T(test_eacces_lsm),
+		T(test_busy_probe),
+		T(test_busy_folio_probe),
+		T(test_busy_marking),
+		T(test_busy_who),
 		cmocka_unit_test(test_names),
 	};
 

@@ -13,10 +13,23 @@
  * script does (write 1s until ENXIO), and idle pages are counted per cgroup
  * by reading /proc/kpageflags, /proc/kpagecgroup and /proc/kpageidle side
  * by side, skipping unevictable pages and counting an idle KPF_THP entry as
- * 512 pages, like the script.  The counts must be within 2% of the
- * expected values.
+ * 512 pages, like the script.
  *
- * Usage: seed_e2e [DIR]   (DIR defaults to /mnt/scratch)
+ * Pinned (the default: everything on CPU 0, see above main()) the counts
+ * must be within 2% of the expected values.  With --unpinned the scanner
+ * and the workers run where the scheduler puts them, as the seed's
+ * script did, and read + write marking leaves TLB entries stale
+ * (docs/kpageidle.md, TLBs).  An access through a stale entry sets no
+ * accessed bit, so a touched page can read idle, never an untouched page
+ * busy: idle may only be over-counted, and by at most the pages accessed
+ * after the mark.  So unpinned, A's idle count must be between 2% under
+ * the expected 48 MiB and 48 + 16 MiB (every touched page hidden: the
+ * bound stale entries allow, whatever the TLB's size); B's read(2)s go
+ * through the kernel's own mapping, whose accesses mark the page cache
+ * folio accessed directly (folio_mark_accessed() clears PG_idle), with no
+ * user TLB entry involved: within 2% as pinned.
+ *
+ * Usage: seed_e2e [--unpinned] [DIR]   (DIR defaults to /mnt/scratch)
  * Exit: 0 pass, 1 fail, 77 skip (after printing "SKIP: reason").
  */
 #define _GNU_SOURCE
@@ -304,19 +317,35 @@ static void count_idle(struct count *c, int nc)
 	close(ifd);
 }
 
-static int check(const char *name, unsigned long got, unsigned long want)
+/*
+ * got within 2% of want, or with stale > 0 (unpinned: stale TLB entries
+ * may hide up to `stale` accessed pages) from 2% under want to want +
+ * stale.
+ */
+static int check(const char *name, unsigned long got, unsigned long want,
+		 unsigned long stale)
 {
 	long diff = (long)got - (long)want;
-	int ok = labs(diff) * 100 <= (long)want * 2;
+	long slack = (long)want * 2 / 100;
+	int ok = diff >= -slack && diff <= (stale ? (long)stale : slack);
 
-	printf("%s: %lu idle pages (%lu KiB), expected %lu (%lu KiB) +-2%%: %s\n",
-	       name, got, got * page_size / 1024, want,
-	       want * page_size / 1024, ok ? "ok" : "FAIL");
+	if (stale)
+		printf("%s: %lu idle pages (%lu KiB), expected %lu (%lu KiB) "
+		       "-2%% to +%lu KiB (the pages touched after the mark), "
+		       "over by %ld KiB: %s\n", name, got,
+		       got * page_size / 1024, want, want * page_size / 1024,
+		       stale * page_size / 1024,
+		       diff > 0 ? diff * page_size / 1024 : 0,
+		       ok ? "ok" : "FAIL");
+	else
+		printf("%s: %lu idle pages (%lu KiB), expected %lu (%lu KiB) "
+		       "+-2%%: %s\n", name, got, got * page_size / 1024, want,
+		       want * page_size / 1024, ok ? "ok" : "FAIL");
 	return ok;
 }
 
 /*
- * Everything on CPU 0 (pin_cpu0()).
+ * Everything on CPU 0 (pin_cpu0()), unless --unpinned.
  * This is the seed's contract: read + write of /proc/kpageidle, which
  * (like the bitmap, and unlike the KPAGEIDLE_SCAN ioctl) does not flush
  * the TLB entries its marks leave stale; docs/kpageidle.md says so.  A
@@ -324,11 +353,14 @@ static int check(const char *name, unsigned long got, unsigned long want)
  * (lazy TLB: no CR3 reload) touches its pages through translations cached
  * before the mark and they stay idle.  With the scanner and both workers
  * on CPU 0, every switch to a worker reloads CR3.  The workers inherit the
- * mask.  The ioctl path is tested unpinned (idletop/, kpageidle selftest).
+ * mask.  The ioctl path is tested unpinned (idletop/, kpageidle selftest);
+ * --unpinned runs this one as deployed and bounds its error (above).
  */
 int main(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : "/mnt/scratch";
+	int unpinned = argc > 1 && !strcmp(argv[1], "--unpinned");
+	const char *dir = argc > 1 + unpinned ? argv[1 + unpinned]
+					      : "/mnt/scratch";
 	struct count c[2];
 	struct worker a, b;
 	char name[256];
@@ -338,8 +370,12 @@ int main(int argc, char **argv)
 	int ok;
 
 	page_size = sysconf(_SC_PAGESIZE);
-	if (pin_cpu0())		/* see the comment above main() */
+	if (!unpinned && pin_cpu0())	/* see the comment above main() */
 		die("sched_setaffinity");
+	printf("%s\n", unpinned ? "unpinned: the scanner and the workers "
+	       "anywhere (idle may be over-counted, by at most the pages "
+	       "touched after the mark)" : "pinned: the scanner and the "
+	       "workers on CPU 0 (the seed's contract: exact)");
 	need("/proc/kpageidle");
 	need("/proc/kpagecgroup");
 	if (statfs(CG_ROOT, &sfs) || sfs.f_type != 0x63677270)
@@ -377,9 +413,9 @@ int main(int argc, char **argv)
 	printf("A: %lu LRU pages, B: %lu LRU pages\n", c[0].lru, c[1].lru);
 
 	ok = check("A (64 MiB anon, 16 MiB touched)", c[0].idle,
-		   48 * MiB / page_size);
+		   48 * MiB / page_size, unpinned ? 16 * MiB / page_size : 0);
 	ok &= check("B (64 MiB file, 32 MiB read)", c[1].idle,
-		    32 * MiB / page_size);
+		    32 * MiB / page_size, 0);
 
 	send_byte(a.go);
 	send_byte(b.go);
