@@ -15,7 +15,10 @@
 #                   "folios": only the folio records part (run-folios.sh)
 #   BENCH_FLUSH_CALLS   flush cost: calls per mode per round (default 200)
 #   BENCH_FLUSH_ROUNDS  flush cost: rounds of calls (default 10)
-#   BENCH_FLUSH_PAIRS   flush cost: touchloop rounds per call size (default 4)
+#   BENCH_FLUSH_PAIRS   flush cost: touchloop rounds per call size (default 3)
+#   BENCH_FLUSH_CHUNKS  flush cost: call sizes in PFNs, 64pid = 64-PFN
+#                       calls over touchloop's chunks only (default
+#                       "64 512 4096 65536 64pid")
 #   BENCH_FLUSH_TOUCH_S flush cost: seconds per touchloop run (default 3)
 #   BENCH_FLUSH_TOUCH_MIB flush cost: touchloop's memory (default 4)
 #   BENCH_FLUSH_TICK_MS flush cost: touchloop's ticker (default 20)
@@ -34,7 +37,8 @@ SCAN_HOT=${BENCH_SCAN_HOT:-0.9}
 ONLY=${BENCH_ONLY:-}
 FLUSH_CALLS=${BENCH_FLUSH_CALLS:-200}
 FLUSH_ROUNDS=${BENCH_FLUSH_ROUNDS:-10}
-FLUSH_PAIRS=${BENCH_FLUSH_PAIRS:-4}
+FLUSH_PAIRS=${BENCH_FLUSH_PAIRS:-3}
+FLUSH_CHUNKS=${BENCH_FLUSH_CHUNKS:-64 512 4096 65536 64pid}
 FLUSH_TOUCH_S=${BENCH_FLUSH_TOUCH_S:-3}
 FLUSH_TOUCH_MIB=${BENCH_FLUSH_TOUCH_MIB:-4}
 FLUSH_TICK_MS=${BENCH_FLUSH_TICK_MS:-20}
@@ -76,14 +80,17 @@ sz() { echo "$(( fill * $1 / 100 ))M"; }
 # spinning on CPU 1 (every call flushes CPU 1 with an IPI), of a process
 # asleep on CPU 0 (nothing to interrupt), the same rmap walk by write()
 # (no flush) and a chunk without user pages; the modes rotate per round.
-# (2) Cost to a workload: touchloop on CPU 1 (FLUSH_TOUCH_MIB, small
-# enough to stay in a hardware TLB) while scanbench cycles over all PFNs
-# on CPU 0, marking with the ioctl (a flush per call), marking with
-# write() (the same walks and accessed bits cleared, no flush) or testing
-# only; the three alternate, rotating per round, over all PFNs at the
-# call size idletop uses (64 Ki PFNs), and in 64-PFN calls over only the
-# chunks that hold touchloop's pages (64pid: every marking call flushes
-# touchloop's CPU, back to back, the worst case).
+# (2) Cost to a workload and interrupts against the call size: touchloop
+# on CPU 1 (FLUSH_TOUCH_MIB, small enough to stay in a hardware TLB)
+# while scanbench cycles over all PFNs on CPU 0 in calls of 64, 512,
+# 4 Ki and 64 Ki PFNs (FLUSH_CHUNKS), marking with the ioctl (mark: a
+# flush per call), through page_idle/bitmap (bitmap: the same walks and
+# accessed bits cleared by mainline's page_idle.c, no flush: the flush
+# off), by write() to /proc/kpageidle (write: the same, no flush) or
+# testing only (test); the four alternate, rotating per round; and in
+# 64-PFN calls over only the chunks that hold touchloop's pages (64pid:
+# every marking call flushes touchloop's CPU, back to back, the worst
+# case).
 # touchloop runs with a ticker (a process on CPU 1 that sleeps
 # FLUSH_TICK_MS in a loop): QEMU TCG resizes its software TLB only when
 # the TLB is flushed, so without other flushes the baselines would keep a
@@ -98,8 +105,8 @@ flushphase() {
 	echo "--- flush cost: $FLUSH_CALLS calls per mode, $FLUSH_ROUNDS rounds"
 	scanbench flush-calls "$FLUSH_CALLS" "$FLUSH_ROUNDS" ||
 		die "scanbench flush-calls failed"
-	for chunk in 65536 64pid; do
-		order="mark write test"
+	for chunk in $FLUSH_CHUNKS; do
+		order="mark bitmap write test"
 		r=1
 		while [ $r -le "$FLUSH_PAIRS" ]; do
 			echo "--- flush cost: touchloop on CPU 1, scanner on CPU 0, $chunk-PFN calls, round $r: $order"

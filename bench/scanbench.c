@@ -58,13 +58,17 @@
  *                          flushes its TLB; MODE mark = KPAGEIDLE_SCAN
  *                          with KPAGEIDLE_SCAN_MARK, write = write() of 1s
  *                          to /proc/kpageidle (the same marking, no
- *                          flush), test = KPAGEIDLE_SCAN without the flag
+ *                          flush), bitmap = 1s written to
+ *                          /sys/kernel/mm/page_idle/bitmap (the same
+ *                          marking through mainline's page_idle.c, which
+ *                          never flushes; at most 32 Ki PFNs per write),
+ *                          test = KPAGEIDLE_SCAN without the flag
  *                          (no marking, no flush); prints
  *     FLUSHLOOP mode=M chunk=K[pid] calls=N pfns=P seconds=S tlb=T cal=F
- *               targets=C
+ *               targets=C cpu_s=U cal_cpu=F0,F1.. tlb_cpu=T0,T1..
  *                          T, F: TLB shootdowns and function-call IPIs
- *                          received (flush_tlb_all() beyond 32 address
- *                          spaces), C: the chunks of PID
+ *                          received over all CPUs, F0.., T0.. per CPU;
+ *                          C: the chunks of PID; U: the loop's CPU time
  *
  * The floor is the least a user-space scanner of these files can do per
  * cycle; the seed method is the script written in C, so that only the
@@ -95,7 +99,7 @@
 #define THP_SIZE	(2UL << 20)
 #define CHUNK		64	/* PFNs per flush-calls call */
 
-static uint64_t buf[3][BATCH];
+static uint64_t buf[3][BATCH];	/* [2]: bitmap words of 1s for loop */
 
 static void die(const char *what)
 {
@@ -342,23 +346,26 @@ static void pin(int cpu)
 		die("sched_setaffinity (two online CPUs needed)");
 }
 
+#define MAXCPU 64
+
 /*
- * Interrupts received so far, summed over CPUs, of one row of
- * /proc/interrupts: "TLB" (TLB shootdowns) or "CAL" (function calls,
- * e.g. flush_tlb_all()).
+ * Interrupts received so far of one row of /proc/interrupts: "TLB" (TLB
+ * shootdowns) or "CAL" (function calls, e.g. flush_tlb_all()), per CPU
+ * into per[] (with per non-NULL, at most MAXCPU), and their sum.
  */
-static unsigned long long irq_row(const char *row)
+static unsigned long long irq_cpus(const char *row, unsigned long long *per,
+				   int *ncpu)
 {
 	static char text[64 * 1024];
 	unsigned long long sum = 0, v;
-	int fd = open_or_die("/proc/interrupts", O_RDONLY);
+	int fd = open_or_die("/proc/interrupts", O_RDONLY), n = 0;
 	char key[16], *p, *end;
 	size_t len = 0;
-	ssize_t n;
+	ssize_t r;
 
-	while ((n = read(fd, text + len, sizeof(text) - 1 - len)) > 0)
-		len += (size_t)n;
-	if (n < 0)
+	while ((r = read(fd, text + len, sizeof(text) - 1 - len)) > 0)
+		len += (size_t)r;
+	if (r < 0)
 		die("read /proc/interrupts");
 	close(fd);
 	text[len] = 0;
@@ -376,9 +383,18 @@ static unsigned long long irq_row(const char *row)
 		if (end == p)
 			break;
 		sum += v;
+		if (per && n < MAXCPU)
+			per[n++] = v;
 		p = end;
 	}
+	if (ncpu)
+		*ncpu = n;
 	return sum;
+}
+
+static unsigned long long irq_row(const char *row)
+{
+	return irq_cpus(row, NULL, NULL);
 }
 
 static unsigned long long tlb_shootdowns(void)
@@ -632,6 +648,42 @@ static void pid_chunks(const char *pid)
 	ntchunk = k;
 }
 
+/* "a,b,...": per-CPU differences b - a */
+static void cpu_list(char *out, size_t len, const unsigned long long *a,
+		     const unsigned long long *b, int n)
+{
+	size_t used = 0;
+	int i;
+
+	out[0] = 0;
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%llu",
+					 i ? "," : "", b[i] - a[i]);
+}
+
+/*
+ * Mark chunk PFNs from pfn through page_idle/bitmap: 1s in chunk / 64
+ * words at pfn / 64, at most a page per write (sysfs); the PFNs marked,
+ * fewer past max_pfn.
+ */
+static uint64_t bitmap_mark(int fd, uint64_t pfn, uint64_t chunk)
+{
+	size_t len = (size_t)chunk / 64 * 8, done = 0, n;
+	ssize_t w;
+
+	while (done < len) {
+		n = len - done < 4096 ? len - done : 4096;
+		w = pwrite(fd, (char *)buf[2] + done, n,
+			   (off_t)(pfn / 64 * 8 + done));
+		if (w < 0 && errno == ENXIO)
+			break;
+		if (w <= 0)
+			die("write page_idle/bitmap");
+		done += (size_t)w;
+	}
+	return done / 8 * 64;
+}
+
 /*
  * Cycle over every PFN in chunk-PFN calls, or over the chunks of tchunk,
  * for secs seconds or to SIGTERM.
@@ -639,18 +691,23 @@ static void pid_chunks(const char *pid)
 static void loop(const char *mode, double secs, uint64_t chunk)
 {
 	int mark = !strcmp(mode, "mark"), wr = !strcmp(mode, "write");
-	int fd = open_or_die("/proc/kpageidle", O_RDWR);
+	int bm = !strcmp(mode, "bitmap");
+	int fd = open_or_die(bm ? "/sys/kernel/mm/page_idle/bitmap" :
+			     "/proc/kpageidle", O_RDWR);
 	struct kpageidle_scan_arg a = {
 		.size = sizeof(a), .flags = mark ? KPAGEIDLE_SCAN_MARK : 0,
 		.vec = (uintptr_t)buf[0], .vec_len = BATCH / 64,
 	};
 	unsigned long long t0, c0, calls = 0, pfns = 0;
-	uint64_t pfn = 0, next, i;
+	unsigned long long cal0[MAXCPU], cal1[MAXCPU], tlb0[MAXCPU], tlb1[MAXCPU];
+	char calc[512], tlbc[512];
+	uint64_t pfn = 0, next, i, got;
 	size_t ti = 0;
-	double w0, t;
+	double w0, t, cpu0;
 	ssize_t n;
+	int ncpu;
 
-	if (!mark && !wr && strcmp(mode, "test")) {
+	if (!mark && !wr && !bm && strcmp(mode, "test")) {
 		errno = EINVAL;
 		die(mode);
 	}
@@ -658,13 +715,20 @@ static void loop(const char *mode, double secs, uint64_t chunk)
 		die("signal");
 	for (i = 0; i < chunk; i++)
 		buf[1][i] = 1;
+	for (i = 0; i < chunk / 64; i++)
+		buf[2][i] = ~0ULL;
 	if (ntchunk)
 		pfn = tchunk[0];
-	c0 = irq_row("CAL");
-	t0 = tlb_shootdowns();
+	c0 = irq_cpus("CAL", cal0, &ncpu);
+	t0 = irq_cpus("TLB", tlb0, NULL);
 	w0 = now(CLOCK_MONOTONIC);
+	cpu0 = now(CLOCK_THREAD_CPUTIME_ID);
 	do {
-		if (wr) {
+		if (bm) {
+			got = bitmap_mark(fd, pfn, chunk);
+			next = got == chunk ? pfn + chunk : 0;
+			pfns += got;
+		} else if (wr) {
 			n = pwrite(fd, buf[1], chunk * 8, (off_t)(pfn * 8));
 			if (n < 0 && errno != ENXIO)
 				die("write /proc/kpageidle");
@@ -690,12 +754,16 @@ static void loop(const char *mode, double secs, uint64_t chunk)
 		calls++;
 		t = now(CLOCK_MONOTONIC) - w0;
 	} while (t < secs && !stop_loop);
-	t0 = tlb_shootdowns() - t0;
-	c0 = irq_row("CAL") - c0;
+	cpu0 = now(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	t0 = irq_cpus("TLB", tlb1, NULL) - t0;
+	c0 = irq_cpus("CAL", cal1, NULL) - c0;
+	cpu_list(calc, sizeof(calc), cal0, cal1, ncpu);
+	cpu_list(tlbc, sizeof(tlbc), tlb0, tlb1, ncpu);
 	printf("FLUSHLOOP mode=%s chunk=%llu%s calls=%llu pfns=%llu "
-	       "seconds=%.3f tlb=%llu cal=%llu targets=%zu\n", mode,
+	       "seconds=%.3f tlb=%llu cal=%llu targets=%zu cpu_s=%.4f "
+	       "cal_cpu=%s tlb_cpu=%s\n", mode,
 	       (unsigned long long)chunk, ntchunk ? "pid" : "", calls, pfns, t,
-	       t0, c0, ntchunk);
+	       t0, c0, ntchunk, cpu0, calc, tlbc);
 	close(fd);
 }
 
@@ -750,6 +818,6 @@ usage:
 	fprintf(stderr, "usage: scanbench floor-mark|floor-read|seed-mark|"
 		"seed-read|cycle-ioctl|cycle-rw|cycle-bitmap\n"
 		"       scanbench flush-calls CALLS ROUNDS\n"
-		"       scanbench loop mark|write|test SECONDS CHUNK [PID]\n");
+		"       scanbench loop mark|write|bitmap|test SECONDS CHUNK [PID]\n");
 	return 2;
 }
