@@ -63,7 +63,7 @@ help:
 	@echo "  make test-distro  the series on Debian's kernel config, 2 NUMA nodes, memory hotplug"
 	@echo "                 (not part of make test; the kernel build takes long)"
 	@echo "  make verify-fixes  each fix fails its test without its patch (ROWS=0013...)"
-	@echo "  make bench      scan cost of idletop vs floor, seed method, page-types (BENCH_MEM=2G)"
+	@echo "  make bench      scan cost vs floor, seed method, page-types; TLB flush; peers: MGLRU, DAMON (BENCH_MEM=2G)"
 	@echo "  make install    install idletop and its man page (PREFIX, DESTDIR)"
 	@echo "  make deb        idletop's Debian package in build/deb/ (dpkg-buildpackage, lintian)"
 	@echo "  make test-deb   build the package and check it (tests/host/70-deb.sh)"

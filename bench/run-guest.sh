@@ -11,8 +11,10 @@
 #   BENCH_DAEMON_S  seconds idletop -b runs undisturbed (default 30)
 #   BENCH_PAIRS     touchloop pairs (idletop stopped, running) (default 4)
 #   BENCH_SCAN_HOT  hot fraction of the scan-methods workload (default 0.9)
+#   BENCH_PEER_*    the peers part: run-peers.sh
 #   BENCH_ONLY      "flush": only the TLB flush part, on an idle guest;
-#                   "folios": only the folio records part (run-folios.sh)
+#                   "folios": only the folio records part (run-folios.sh);
+#                   "peers": only the peers part (run-peers.sh)
 #   BENCH_FLUSH_CALLS   flush cost: calls per mode per round (default 200)
 #   BENCH_FLUSH_ROUNDS  flush cost: rounds of calls (default 10)
 #   BENCH_FLUSH_PAIRS   flush cost: touchloop rounds per call size (default 3)
@@ -147,6 +149,12 @@ fi
 . /usr/local/share/bench/run-folios.sh
 if [ "$ONLY" = folios ]; then
 	folio_phase
+	exit 0
+fi
+# The peers: the scan ioctl, MGLRU's aging and DAMON on the same workloads.
+. /usr/local/share/bench/run-peers.sh
+if [ "$ONLY" = peers ]; then
+	peer_phase
 	exit 0
 fi
 
@@ -343,6 +351,7 @@ for p in $pids; do kill "$p" 2>/dev/null; done
 for p in $pids; do wait "$p" 2>/dev/null; done
 pids=
 rmdir "$CG/scan" 2>/dev/null
+peer_phase
 folio_phase
 flushphase
 info done_s=$(( $(date +%s) - t0 ))

@@ -2,10 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # stage: host
 #
-# bench/report over made-up guest consoles (no guest): the flush table
-# against the call size (flush on: mark, off: bitmap and write; CPU-s
-# per GiB of PFNs visited, per-CPU interrupt rates), and exit 1 on a log
-# without results.
+# bench/report over made-up guest consoles (no guest): the peers table
+# (idle against the truth in % of the size, medians over cycles, DAMON's
+# cycles without an aggregation left out of the medians but not of the
+# interrupt rates, per-CPU CAL and TLB rates, CPU per GiB of RAM, idle
+# by kind), the flush table against the call size (flush on: mark, off:
+# bitmap and write; CPU-s per GiB of PFNs visited, per-CPU interrupt
+# rates), a failed peer marked FAILED with exit 3 (which makes bench/run,
+# i.e. make bench, fail), and exit 1 on a log without results.
 # About 1 s.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,6 +27,76 @@ want() {
 }
 
 info="BENCHINFO mem_total_kb=2000000 cpus=2 cpus_online=0-1 kernel=6.1.192-idlemem"
+# anon: 1 GiB, 768 MiB idle; ioctl reads 768 and 770 MiB (median 769:
+# +0.1% of the size), DAMON one cycle without an aggregation (ignored for
+# idle and CPU) and two with, MGLRU by kind
+peer() {	# peer cycle wall cpu idle busy cal tlb [extra]
+	echo "PEER scen=anon peer=$1 cycle=$2 wall_s=$3 cpu_s=$4 idle=$5 busy=$6" \
+		"resident=$((1024 * M)) idle_anon=${10:-$5} idle_file=${11:-0} idle_shmem=-1" \
+		"cal=$7 tlb=$8 ${9:-}"
+}
+{
+	echo "$info"
+	echo "BENCHINFO peer_cycles=2 peer_fill=50 peer_wait=2 peer_tick_ms=10"
+	echo "PEERTRUTH scen=anon size=$((1024 * M)) idle=$((768 * M)) kinds=anon:$((1024 * M)):$((768 * M)),file:0:0,mmap:0:0,shmem:0:0,thp:0:0"
+	echo "PEERSCEN scen=anon ticker=10"
+	peer none 1 2.0 0 -1 -1 2,4 0,0
+	peer none 2 2.0 0 -1 -1 2,4 0,0
+	echo "PEERSUM scen=anon peer=none cycles=2 ram_bytes=$((2048 * M)) monitored=$((2048 * M))"
+	peer ioctl 1 2.0 0.2 $((768 * M)) $((256 * M)) 10,20 4,8
+	peer ioctl 2 2.0 0.4 $((770 * M)) $((254 * M)) 30,40 4,8
+	echo "PEERSUM scen=anon peer=ioctl cycles=2 ram_bytes=$((2048 * M)) monitored=$((2048 * M))"
+	peer mglru 1 2.0 0.05 $((700 * M)) $((324 * M)) 1,1 0,0 "" $((600 * M)) $((100 * M))
+	peer mglru 2 2.0 0.05 $((700 * M)) $((324 * M)) 1,1 0,0 "" $((600 * M)) $((100 * M))
+	echo "PEERSUM scen=anon peer=mglru cycles=2 ram_bytes=$((2048 * M)) monitored=0"
+	peer damon 1 2.0 0 -1 -1 6,2 0,0 aggr=0
+	peer damon 2 2.0 0.1 $((512 * M)) $((512 * M)) 6,2 0,0 aggr=1
+	peer damon 3 2.0 0.3 $((512 * M)) $((512 * M)) 6,2 0,0 aggr=1
+	echo "PEERSUM scen=anon peer=damon cycles=3 ram_bytes=$((2048 * M)) monitored=$((2040 * M))"
+} > "$tmp/peers.log"
+
+"$report" --mem 2G --json "$tmp/peers.json" "$tmp/peers.log" > "$tmp/peers.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "peers: exit 0" || { bad "peers: exit $rc"; cat "$tmp/peers.out"; }
+want "peers: ioctl row (median idle, error, CPU per GiB of RAM, per-CPU rates)" "$tmp/peers.out" \
+	'^anon +ioctl +2 +769 +768 +\+0\.1% +255 +0\.3000 +0\.1500 +0\.3000 +10,15 +2,4$'
+want "peers: none row (the workload alone)" "$tmp/peers.out" '^anon +none +2 +- +768 +- +- +- +- +- +1,2 +0,0$'
+want "peers: DAMON row (cycles without an aggregation out of the medians)" "$tmp/peers.out" \
+	'^anon +damon +2 +512 +768 +-25\.0% +512 +0\.2000 +0\.1000 +0\.2000 +3,1 +0,0$'
+want "peers: MGLRU row" "$tmp/peers.out" '^anon +mglru +2 +700 +768 +-6\.6% +324 +0\.0500 '
+want "peers: JSON" "$tmp/peers.json" '"scenario":"anon","peer":"ioctl","ticker_ms":10,"cycles":2,"idle_bytes":8\.06355e\+08'
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/peers.json" 2> "$tmp/err" &&
+	ok "peers: the JSON parses" || { bad "peers: the JSON does not parse"; cat "$tmp/err" "$tmp/peers.json"; }
+
+# mixed kinds: idle by kind, truth beside each peer's
+{
+	echo "$info"
+	echo "BENCHINFO peer_cycles=1 peer_fill=50 peer_wait=2 peer_tick_ms=10"
+	echo "PEERTRUTH scen=mix size=$((400 * M)) idle=$((300 * M)) kinds=anon:$((100 * M)):$((75 * M)),file:$((100 * M)):$((75 * M)),mmap:$((100 * M)):$((75 * M)),shmem:$((50 * M)):$((25 * M)),thp:$((50 * M)):$((50 * M))"
+	echo "PEERSCEN scen=mix ticker=0"
+	echo "PEER scen=mix peer=ioctl cycle=1 wall_s=2 cpu_s=0.1 idle=$((300 * M)) busy=$((100 * M)) resident=$((400 * M)) idle_anon=$((125 * M)) idle_file=$((150 * M)) idle_shmem=$((25 * M)) cal=1,1 tlb=0,0"
+	echo "PEERSUM scen=mix peer=ioctl cycles=1 ram_bytes=$((2048 * M)) monitored=$((2048 * M))"
+} > "$tmp/mix.log"
+"$report" "$tmp/mix.log" > "$tmp/mix.out" 2>&1
+want "peers: idle by kind, truth (anon + THP, file + mmap, shmem) and ioctl" "$tmp/mix.out" \
+	'mix, idle MiB by kind: truth anon 125 file 150 shmem 25; ioctl anon 125 file 150 shmem 25; damon: no kinds'
+want "peers: scenario without the ticker says so" "$tmp/mix.out" 'mix: ticker none'
+
+# a failed peer: FAILED on its row, exit 3; one that failed before its
+# first cycle has dashes for figures
+{
+	cat "$tmp/peers.log"
+	echo "PEERSUM scen=anon peer=mglru failed=1"
+	echo "PEERTRUTH scen=anon-tlb size=$((1024 * M)) idle=$((768 * M)) kinds=anon:$((1024 * M)):$((768 * M)),file:0:0,mmap:0:0,shmem:0:0,thp:0:0"
+	echo "PEERSUM scen=anon-tlb peer=mglru failed=1"
+} > "$tmp/fail.log"
+"$report" "$tmp/fail.log" > "$tmp/fail.out" 2> "$tmp/fail.err"
+rc=$?
+[ $rc -eq 3 ] && ok "peers: a failed peer exits 3" || bad "peers: a failed peer exits $rc, not 3"
+want "peers: the failed row says FAILED" "$tmp/fail.out" '^anon +mglru .*\(FAILED\)$'
+want "peers: stderr names the failed run" "$tmp/fail.err" 'runs FAILED.*peers anon mglru'
+want "peers: a peer without a cycle has no figures" "$tmp/fail.out" \
+	'^anon-tlb +mglru +0 +- +768 +- +- +- +- +- +- +-  \(FAILED\)$'
 
 # the flush against the call size
 {
