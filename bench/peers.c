@@ -6,7 +6,7 @@
  *   peers none  CGROUP WAIT CYCLES
  *   peers ioctl CGROUP WAIT CYCLES
  *   peers mglru CGROUP WAIT CYCLES
- *   peers damon CGROUP WAIT CYCLES [SAMPLE_US]
+ *   peers damon CGROUP WAIT CYCLES [SAMPLE_US [WARMUP]]
  *   peers tick MS
  *
  * CGROUP is the workload's cgroup directory (/sys/fs/cgroup/...); one
@@ -37,7 +37,9 @@
  *          size, which counts the aggregations.  DAMON cannot tell
  *          cgroups apart (memcg filters came in 6.3): idle = CGROUP's
  *          resident bytes minus every byte DAMON found accessed, i.e.
- *          all accesses are taken to be the workload's
+ *          all accesses are taken to be the workload's.  The regions
+ *          adapt over aggregations: WARMUP of them (default 10) run
+ *          before the first measured cycle
  *   tick   sleep MS milliseconds in a loop, until killed: run beside the
  *          workload on its CPU, every wake-up switches address spaces,
  *          which flushes QEMU's software TLB (a TLB that keeps no entry
@@ -54,9 +56,11 @@
  * for damon; idle, busy in bytes of CGROUP (-1 where the peer cannot
  * tell); resident = memory.stat's anon + file; cal, tlb: function-call
  * and TLB-shootdown interrupts per CPU during the cycle (/proc/interrupts
- * CAL and TLB rows).  For damon a "cycle" is WAIT seconds of wall time
- * and A the aggregations that ended in it (0 to 2); C and idle are per
- * aggregation.  Then one line over all measured cycles:
+ * CAL and TLB rows).  For damon a "cycle" is WAIT seconds of sleep and
+ * a read of the stats, which 6.1 answers only after the next aggregation
+ * (its after_aggregation callback), and A the aggregations that ended
+ * in it (usually 2); C and idle are per aggregation.  Then one line over
+ * all measured cycles:
  *
  *   PEERSUM peer=P cycles=N ram_bytes=R monitored=M
  *
@@ -657,7 +661,8 @@ static int damon_sample(int pid, unsigned long long mon, double tick,
 
 /* ---- the cycles ---- */
 
-static int run(const char *peer, double wait, int cycles, long sample_us)
+static int run(const char *peer, double wait, int cycles, long sample_us,
+	       long warm)
 {
 	struct irqs i0, i1;
 	struct sample s;
@@ -674,7 +679,7 @@ static int run(const char *peer, double wait, int cycles, long sample_us)
 	if (!strcmp(peer, "damon")) {
 		mon = damon_start(wait, sample_us);
 		pid = (int)get_ull(KD "/0/pid");
-		nap(3 * wait + 0.5);	/* regions adapt over aggregations */
+		nap((double)warm * wait + 0.5);
 		damon_now(pid, &d0);
 	}
 	for (c = 0; c <= cycles; c++) {
@@ -709,32 +714,34 @@ static int run(const char *peer, double wait, int cycles, long sample_us)
 int main(int argc, char **argv)
 {
 	double wait;
-	long cycles, sample_us = 5000;
+	long cycles, sample_us = 5000, warm = 10;
 	const char *peer;
 
 	if (argc == 3 && !strcmp(argv[1], "tick") && atof(argv[2]) > 0)
 		for (;;)
 			nap(atof(argv[2]) / 1000);
-	if (argc < 5 || argc > 6)
+	if (argc < 5 || argc > 7)
 		goto usage;
 	peer = argv[1];
 	cgdir = argv[2];
 	wait = atof(argv[3]);
 	cycles = atol(argv[4]);
-	if (argc == 6)
+	if (argc >= 6)
 		sample_us = atol(argv[5]);
+	if (argc == 7)
+		warm = atol(argv[6]);
 	if (wait <= 0 || cycles <= 0 || cycles > 1000 || sample_us <= 0 ||
-	    (argc == 6 && strcmp(peer, "damon")) ||
+	    warm < 0 || warm > 1000 || (argc >= 6 && strcmp(peer, "damon")) ||
 	    (strcmp(peer, "none") && strcmp(peer, "ioctl") &&
 	     strcmp(peer, "mglru") && strcmp(peer, "damon")))
 		goto usage;
 	if (signal(SIGTERM, on_signal) == SIG_ERR ||
 	    signal(SIGINT, on_signal) == SIG_ERR)
 		die("signal");
-	return run(peer, wait, (int)cycles, sample_us);
+	return run(peer, wait, (int)cycles, sample_us, warm);
 usage:
 	fputs("usage: peers none|ioctl|mglru CGROUP WAIT CYCLES\n"
-	      "       peers damon CGROUP WAIT CYCLES [SAMPLE_US]\n"
+	      "       peers damon CGROUP WAIT CYCLES [SAMPLE_US [WARMUP]]\n"
 	      "       peers tick MS\n", stderr);
 	return 2;
 }

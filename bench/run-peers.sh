@@ -11,6 +11,8 @@
 #   BENCH_PEER_FILL    percent of MemTotal the workload fills (default 50)
 #   BENCH_PEER_SCENS   scenarios (default "mix anon anon-tlb")
 #   BENCH_PEER_TICK_MS the ticker's period (default 10)
+#   BENCH_PEER_DAMON_WARMUP  DAMON's aggregations before the measured
+#                      ones, for its regions to adapt (default 10)
 #
 # Scenarios: wsgen in $CG/peers-SCENARIO (a new cgroup each: lru_gen
 # lists a removed memcg that still holds pages under its old path),
@@ -35,6 +37,7 @@ PEER_CYCLES=${BENCH_PEER_CYCLES:-5}
 PEER_FILL=${BENCH_PEER_FILL:-50}
 PEER_SCENS=${BENCH_PEER_SCENS:-mix anon anon-tlb}
 PEER_TICK_MS=${BENCH_PEER_TICK_MS:-10}
+PEER_DAMON_WARMUP=${BENCH_PEER_DAMON_WARMUP:-10}
 LRU_GEN=/sys/kernel/mm/lru_gen/enabled
 ppid_=
 ptick=
@@ -89,7 +92,7 @@ peer_phase() {
 	[ -e /sys/kernel/debug/lru_gen ] || die "no /sys/kernel/debug/lru_gen (CONFIG_LRU_GEN)"
 	[ "$(nproc)" -ge 2 ] || die "the peers part needs two CPUs"
 	was=$(cat $LRU_GEN) || die "no $LRU_GEN"
-	info "peer_cycles=$PEER_CYCLES peer_fill=$PEER_FILL peer_wait=$WAIT peer_tick_ms=$PEER_TICK_MS"
+	info "peer_cycles=$PEER_CYCLES peer_fill=$PEER_FILL peer_wait=$WAIT peer_tick_ms=$PEER_TICK_MS peer_damon_warmup=$PEER_DAMON_WARMUP"
 	t0=$(date +%s)
 	for scen in $PEER_SCENS; do
 		echo "--- peers: scenario $scen: populating"
@@ -99,7 +102,9 @@ peer_phase() {
 		for p in none ioctl mglru damon; do
 			echo "--- peers: scenario $scen: $p, $PEER_CYCLES cycles of $WAIT s"
 			[ $p = mglru ] && { echo y > $LRU_GEN || die "cannot enable MGLRU"; }
-			taskset 1 peers "$p" "$CG/peers-$scen" "$WAIT" "$PEER_CYCLES" > /tmp/peers.out
+			set -- "$p" "$CG/peers-$scen" "$WAIT" "$PEER_CYCLES"
+			[ $p = damon ] && set -- "$@" 5000 "$PEER_DAMON_WARMUP"
+			taskset 1 peers "$@" > /tmp/peers.out
 			rc=$?
 			[ $p = mglru ] && echo "$was" > $LRU_GEN
 			sed "s/^\(PEER[A-Z]*\) /\1 scen=$scen /" /tmp/peers.out
