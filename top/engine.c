@@ -17,8 +17,8 @@
  */
 static void check_kernel(struct engine *e)
 {
-	unsigned now = idlesrc_mglru_unfixed(e->sc.root) ?
-		       REPORT_WARN_MGLRU : 0;
+	unsigned now = e->sc.mg ? REPORT_WARN_APPROX :
+		       idlesrc_mglru_unfixed(e->sc.root) ? REPORT_WARN_MGLRU : 0;
 
 	if (idlesrc_damon_paddr(e->sc.root))
 		now |= REPORT_WARN_DAMON;
@@ -56,6 +56,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 		.cpu_frac = cfg->mark_wait >= 0 ? 1 : cfg->cpu_pct / 100.0,
 		.ws_cycles = cfg->ws_cycles,
 		.source = cfg->source,
+		.mglru_aging = cfg->mglru_aging,
 		.tb = cfg->idle_buckets,
 	};
 	struct cg_tree tree = { 0 };
@@ -68,8 +69,17 @@ int engine_open(struct engine *e, const struct config *cfg)
 			snprintf(e->err, sizeof(e->err), "out of memory");
 		return -1;
 	}
+	sc.cgdir = e->cgdir;
 	if (scan_open(&e->sc, cfg->root, &sc, e->err, sizeof(e->err)))
 		goto fail;
+	if (e->sc.mg && cfg->mark_wait >= 0) {
+		snprintf(e->err, sizeof(e->err), "--mark-wait marks pages "
+			 "idle, which needs idle page tracking; the mglru "
+			 "source (no /proc/kpageidle, no page_idle bitmap) "
+			 "has no marks: use -b");
+		scan_close(&e->sc);
+		goto fail;
+	}
 	/* can the tree be read? (its CPU counts against --cpu: pace.h) */
 	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err))) {
 		scan_close(&e->sc);
