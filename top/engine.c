@@ -252,6 +252,11 @@ void engine_progress(const struct engine *e, struct engine_progress *p)
 	p->method = e->params.method;
 	if (sc->pass_done)
 		f = 1;
+	if (sc->mg)	/* a read a period: the time since the last began */
+		f = sc->cfg.period > 0 ?
+		    (now_mono() - sc->cycle_mono) / sc->cfg.period : 1;
+	if (f > 1)
+		f = 1;
 	p->left = cycle_left(sc);
 	if (sc->priming) {	/* then a pass like the last one */
 		next = sc->cfg.period;

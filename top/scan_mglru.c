@@ -244,9 +244,10 @@ static int count_one(void *ctx, const struct mglru_lruvec *v, char *err,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	/* idle since the aging step after the one that made it */
 	young = v->gen[v->n - 1].age_ms;
 	for (i = 0; i < v->n; i++) {
-		uint64_t a = v->gen[i].age_ms;
+		uint64_t a = i + 1 < v->n ? v->gen[i + 1].age_ms : young;
 
 		count_gen(sc, p, &v->gen[i],
 			  a > young ? (double)(a - young) / 1e3 : 0);
@@ -445,8 +446,13 @@ int scan_mglru_slice(struct scanner *sc, char *err, size_t errlen)
 		sc->next_at = t + sc->cpu_debt > due ? t + sc->cpu_debt : due;
 		return 1;
 	}
-	/* a cycle in progress waits only for the CPU budget */
-	sc->next_at = t + sc->cpu_debt;
+	/*
+	 * A cycle in progress waits only for the CPU budget; the first
+	 * does not (like the first window, scan.h), so that the start-up's
+	 * CPU does not hold the first report back: its debt is waited out
+	 * before the second cycle.
+	 */
+	sc->next_at = sc->last.number ? t + sc->cpu_debt : t;
 	sc->cpu_bound |= t + sc->cpu_debt > sc->cycle_mono + sc->cfg.period;
 	return 0;
 }

@@ -7,13 +7,16 @@
  * it for each lruvec's youngest generation, runs one aging step per
  * lruvec, then reads it again) and counts each generation's pages with
  * the age the generations give them.  No priming pass: the first report
- * comes after the first read.
+ * comes after the first read, whose slices do not wait for the CPU
+ * budget (the debt is waited out before the second cycle).
  *
- * Age of a generation: d = its AGE_MS minus the youngest's, the time
- * from the aging step that made it to the last one (its pages were not
- * found accessed in between); in cycles, d / period rounded to the
- * nearest.  Pages of age >= 1 cycle are idle; the youngest generation's
- * never are (docs/mglru.md, "The mglru source").
+ * Age of a generation g: an aging step moves the pages it finds accessed
+ * into the youngest generation of the time, then makes a new youngest;
+ * so g's pages were last found accessed by the step that made g + 1, and
+ * not by the steps since: d = AGE_MS of g + 1 minus the youngest's, the
+ * time from that step to the last one; in cycles, d / period rounded to
+ * the nearest.  Pages of age >= 1 cycle are idle; those of the two
+ * youngest generations never are (docs/mglru.md, "The mglru source").
  *
  * Each slice does a bounded amount: MGLRU_SLICE_BYTES of the file, or
  * MGLRU_SLICE_AGES aging commands.  A malformed file or a failed read

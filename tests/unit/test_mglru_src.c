@@ -271,9 +271,11 @@ static const struct cg_stat *find(const struct report *r, const char *path)
 }
 
 /*
- * Period 10 s: ages 30, 20, 10 s before the youngest are 3, 2, 1 cycles;
- * 4 s rounds to 0 (busy), 6 s to 1.  /a/b's pages are /a/b's own; a path
- * that no longer exists goes to "(unknown)".
+ * Period 10 s.  A generation's pages are idle since the aging step that
+ * made the next one: in /, generation 3 since 20 s (2 cycles), 4 since
+ * 10 s (1), 5 and 6 (the youngest) not at all.  4 s rounds to 0 (busy),
+ * 6 s to 1.  /a/b's pages are /a/b's own; a path that no longer exists
+ * goes to "(unknown)".
  */
 static const char counts[] =
 	"memcg     1 /\n"
@@ -284,16 +286,19 @@ static const char counts[] =
 	"          6        100        500        600 \n"
 	"memcg     2 /a\n"
 	" node     0\n"
-	"          7       4000          8          0 \n"
+	"          6       9000          8          0 \n"
+	"          7       4000          0          0 \n"
 	"          8          0         16          0 \n"
 	"memcg     3 /a/b\n"
 	" node     0\n"
-	"          7       6000         32         64 \n"
+	"          6      12000         32         64 \n"
+	"          7       6000          0          0 \n"
 	"          8          0          1          0 \n"
 	"memcg     4 /gone\n"
 	" node     0\n"
-	"          1      90000          7          0 \n"
-	"          2          0          0          0 \n";
+	"          1     180000          7          0 \n"
+	"          2      90000          0          0 \n"
+	"          3          0          0          0 \n";
 
 static void test_counts(void **state)
 {
@@ -326,11 +331,13 @@ static void test_counts(void **state)
 	s = find(&e.report, "/");
 	assert_int_equal(s->self.resident[PK_ANON], 1610);
 	assert_int_equal(s->self.resident[PK_FILE], 2820);
-	assert_int_equal(s->self.idle[PK_ANON], 1110);
-	assert_int_equal(s->self.idle[PK_FILE], 2220);
-	/* by age: 1 cycle 3000, 2 cycles 30, 3 cycles 300 (bucket 2-3) */
-	assert_int_equal(s->self.age[0], 3000);
-	assert_int_equal(s->self.age[1], 330);
+	assert_int_equal(s->self.idle[PK_ANON], 110);
+	assert_int_equal(s->self.idle[PK_FILE], 220);
+	/* by age: 1 cycle 30, 2 cycles 300 (bucket 2-3) */
+	assert_int_equal(s->self.age[0], 30);
+	assert_int_equal(s->self.age[1], 300);
+	/* the tree's: its own 4430 - 330, /a's 24, /a/b's 1, unknown's 0 */
+	assert_int_equal(s->working_set, (4100 + 24 + 1) * ps);
 	s = find(&e.report, UNKNOWN_CGROUP);
 	assert_int_equal(s->self.resident[PK_ANON], 7);
 	assert_int_equal(s->self.idle[PK_ANON], 7);
@@ -350,6 +357,38 @@ static char *print(struct engine *e, enum out_format fmt)
 	assert_int_equal(batch_print(f, &e->report, fmt), 0);
 	assert_int_equal(fclose(f), 0);
 	return text;
+}
+
+/*
+ * The first report does not wait for the CPU budget, however much the
+ * start-up cost; the debt holds the second cycle back instead.
+ */
+static void test_first_at_once(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	double t0;
+	int rc, guard = 0;
+
+	(void)state;
+	stock(&fx, counts, 0);
+	open_engine(&e, &c, &fx, 0.01);
+	e.sc.cfg.cpu_frac = 0.0001;	/* --cpu 0.01 */
+	t0 = now_cpu();
+	while (now_cpu() - t0 < 0.02)	/* a costly start-up */
+		;
+	do {
+		rc = engine_step(&e);
+		assert_true(rc >= 0);
+		if (!rc)
+			assert_true(engine_wait(&e) < 0.001);
+		assert_true(++guard < 1000);
+	} while (rc != 1);
+	/* 0.02 s of CPU at 0.01%: minutes before the next cycle */
+	assert_true(engine_wait(&e) > 60);
+	engine_close(&e);
+	fx_destroy(&fx);
 }
 
 /* Approximate, by name and method, in every format. */
@@ -443,8 +482,8 @@ static int fake_age(int fd, unsigned id, int node, uint64_t seq)
 	snprintf(age_log + n, sizeof(age_log) - n, "+ %u %d %llu;", id, node,
 		 (unsigned long long)seq);
 	/* the kernel's answer: a new youngest generation */
-	set_lru_gen(age_fx, "memcg 3 /a/b\n node 0\n 8 5000 10 0\n"
-			    " 9 0 20 0\n");
+	set_lru_gen(age_fx, "memcg 3 /a/b\n node 0\n 7 15000 10 0\n"
+			    " 8 5000 5 0\n 9 0 20 0\n");
 	if (id != 2)
 		return 0;
 	errno = EINVAL;		/* a memcg gone */
@@ -478,8 +517,8 @@ static void test_aging(void **state)
 	assert_string_equal(age_log, "+ 1 0 5;+ 2 1 6;+ 3 0 8;");
 	/* counted from the file read after the aging */
 	s = find(&e.report, "/a/b");
-	assert_int_equal(s->self.resident[PK_ANON], 30);
-	assert_int_equal(s->self.idle[PK_ANON], 10);
+	assert_int_equal(s->self.resident[PK_ANON], 35);
+	assert_int_equal(s->self.idle[PK_ANON], 10);	/* 5 s: 1 cycle */
 	engine_close(&e);
 	fx_destroy(&fx);
 }
@@ -516,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_auto),
 		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_first_at_once),
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_malformed_cycle),
 		cmocka_unit_test(test_aging),
