@@ -277,7 +277,10 @@ int engine_step(struct engine *e)
 
 	if (rc < 0)
 		return failed(e, REPORT_ERR_SCAN);
-	succeeded(e, REPORT_ERR_SCAN);
+	/* the mglru source's cycle is one read of one file: it worked
+	 * when it was published, not when its first piece was read */
+	if (rc == 1 || !e->sc.mg)
+		succeeded(e, REPORT_ERR_SCAN);
 	if (rc == 1 || e->unbuilt) {
 		rc = rebuild_report(e);
 		e->unbuilt = rc < 0;
