@@ -64,7 +64,10 @@ int scan_mglru_wanted(const char *root, enum idlesrc_kind want)
 	return mglru_available(root);
 }
 
-/* Why the file cannot be used, with what to do. */
+/*
+ * Why the file cannot be used (e: open(2)'s errno, 0 when it opened),
+ * with what to do.
+ */
 static void open_error(const char *root, const char *path, int e, char *err,
 		       size_t errlen)
 {
@@ -76,11 +79,15 @@ static void open_error(const char *root, const char *path, int e, char *err,
 		snprintf(err, errlen, "--source mglru: no /%s under %s: the "
 			 "kernel needs CONFIG_LRU_GEN (Debian's has it)",
 			 MGLRU_ENABLED_PATH, root);
-	else if (!mglru_available(root) && e == ENOENT)
+	else if (!e)
+		snprintf(err, errlen, "--source mglru: the multi-gen LRU is "
+			 "off (bit 0x0001 of /%s under %s): echo y > /%s "
+			 "(changes page reclaim for the whole machine)",
+			 MGLRU_ENABLED_PATH, root, MGLRU_ENABLED_PATH);
+	else if (e == ENOENT)
 		snprintf(err, errlen, "--source mglru: %s: %s; mount debugfs "
-			 "(mount -t debugfs none /sys/kernel/debug) and turn "
-			 "the multi-gen LRU on (echo y > /%s)", path,
-			 strerror(e), MGLRU_ENABLED_PATH);
+			 "(mount -t debugfs none /sys/kernel/debug)", path,
+			 strerror(e));
 	else
 		snprintf(err, errlen, "--source mglru: %s: %s%s", path,
 			 strerror(e), e == EACCES || e == EPERM ?
@@ -103,8 +110,7 @@ int scan_mglru_open(struct scanner *sc, const char *root, char *err,
 	fd = open(m->path, (sc->cfg.mglru_aging ? O_RDWR : O_RDONLY) |
 		  O_CLOEXEC);
 	if (fd < 0 || !mglru_available(root)) {
-		open_error(root, m->path, fd < 0 ? errno : ENOENT, err,
-			   errlen);
+		open_error(root, m->path, fd < 0 ? errno : 0, err, errlen);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -168,27 +174,34 @@ static int list_one(void *ctx, const struct mglru_lruvec *v, char *err,
 }
 
 /*
- * The inode of the cgroup at path (from the hierarchy's root): 0 (the
- * root's pages) without memcg, UINT64_MAX, in no tree, where no such
- * cgroup is under cgdir (removed, or outside a cgroup namespace's view):
- * the report's "(unknown)".
+ * *ino: the inode of the cgroup at path (from the hierarchy's root): 0
+ * (the root's pages) without memcg, UINT64_MAX, in no tree, where no
+ * such cgroup is under cgdir (removed, or outside a cgroup namespace's
+ * view): the report's "(unknown)".  0, or -1 out of memory.
  */
-static uint64_t path_ino(struct scan_mglru *m, const char *path)
+static int path_ino(struct scan_mglru *m, const char *path, uint64_t *ino)
 {
 	struct stat st;
 	char *p;
 
-	if (!*path)
+	if (!*path) {
+		*ino = 0;
 		return 0;
-	if (m->last_path && !strcmp(m->last_path, path))
-		return m->last_ino;
-	free(m->last_path);
-	m->last_path = strdup(path);
-	p = path_join(m->cgdir, path);
-	m->last_ino = p && !stat(p, &st) && S_ISDIR(st.st_mode) ?
-		      (uint64_t)st.st_ino : UINT64_MAX;
-	free(p);
-	return m->last_ino;
+	}
+	if (!m->last_path || strcmp(m->last_path, path)) {
+		free(m->last_path);
+		m->last_path = strdup(path);
+		p = path_join(m->cgdir, path);
+		if (!m->last_path || !p) {
+			free(p);
+			return -1;
+		}
+		m->last_ino = !stat(p, &st) && S_ISDIR(st.st_mode) ?
+			      (uint64_t)st.st_ino : UINT64_MAX;
+		free(p);
+	}
+	*ino = m->last_ino;
+	return 0;
 }
 
 /* Largest idle time bucket that d seconds reach, -1 none. */
@@ -233,13 +246,14 @@ static int count_one(void *ctx, const struct mglru_lruvec *v, char *err,
 		     size_t errlen)
 {
 	struct scanner *sc = ctx;
-	struct cg_pages *p;
-	uint64_t young;
+	struct cg_pages *p = NULL;
+	uint64_t young, ino;
 	unsigned i;
 
 	if (!v->n)
 		return 0;
-	p = acct_get(&sc->cur, path_ino(sc->mg, v->path));
+	if (!path_ino(sc->mg, v->path, &ino))
+		p = acct_get(&sc->cur, ino);
 	if (!p) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

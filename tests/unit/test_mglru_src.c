@@ -549,6 +549,21 @@ static void test_open_errors(void **state)
 	assert_non_null(strstr(e.err, "sys/kernel/debug/lru_gen: No such "
 			       "file or directory; mount debugfs"));
 	fx_destroy(&fx);
+	/* the file is there, MGLRU is off */
+	stock(&fx, counts, 0);
+	{
+		char *d = path_join(fx.root, "sys/kernel/mm/lru_gen");
+
+		assert_int_equal(fx_write(d, "enabled", "0x0000\n"), 0);
+		free(d);
+	}
+	options_default(&c);
+	c.root = fx.root;
+	c.source = IDLESRC_MGLRU;
+	assert_int_equal(engine_open(&e, &c), -1);
+	assert_non_null(strstr(e.err, "--source mglru: the multi-gen LRU is "
+			       "off"));
+	fx_destroy(&fx);
 	stock(&fx, counts, 0);
 	options_default(&c);
 	c.root = fx.root;
