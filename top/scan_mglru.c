@@ -318,15 +318,21 @@ static int read_some(struct scan_mglru *m, char *err, size_t errlen)
 	return 0;
 }
 
-/* Up to MGLRU_SLICE_AGES aging steps.  1 when all are done, -1 error. */
+/*
+ * Up to MGLRU_SLICE_AGES aging steps, and no more once the slice took
+ * --slice-ms (each step walks the page tables of a memcg's processes,
+ * in the kernel).  1 when all are done, -1 error.
+ */
 static int age_some(struct scanner *sc, char *err, size_t errlen)
 {
 	struct scan_mglru *m = sc->mg;
 	int (*age)(int, unsigned, int, uint64_t) =
 		sc->cfg.mglru_age ? sc->cfg.mglru_age : mglru_age;
+	double until = now_mono() + sc->cfg.slice_ms / 1e3;
 	size_t k;
 
-	for (k = 0; k < MGLRU_SLICE_AGES && m->next_todo < m->n_todo; k++) {
+	for (k = 0; k < MGLRU_SLICE_AGES && m->next_todo < m->n_todo &&
+	     (!k || now_mono() < until); k++) {
 		const struct mg_lruvec *t = &m->todo[m->next_todo++];
 
 		/* EINVAL: the memcg went, or reclaim aged it meanwhile */

@@ -19,7 +19,8 @@
  * youngest generations never are (docs/mglru.md, "The mglru source").
  *
  * Each slice does a bounded amount: MGLRU_SLICE_BYTES of the file, or
- * MGLRU_SLICE_AGES aging commands.  A malformed file or a failed read
+ * MGLRU_SLICE_AGES aging commands and no more than --slice-ms of them
+ * (at least one).  A malformed file or a failed read
  * drops the cycle (nothing of it is published) with the file and line.
  */
 #ifndef IDLETOP_SCAN_MGLRU_H

@@ -533,6 +533,53 @@ static void test_aging(void **state)
 	fx_destroy(&fx);
 }
 
+/* A slow aging step (a big memcg): one a slice once --slice-ms is up. */
+static int slow_age(int fd, unsigned id, int node, uint64_t seq)
+{
+	double t0 = now_mono();
+
+	(void)fd;
+	(void)id;
+	(void)node;
+	(void)seq;
+	while (now_mono() - t0 < 0.002)
+		;
+	return 0;
+}
+
+static void test_aging_slices(void **state)
+{
+	struct fixture fx;
+	struct config c;
+	struct engine e;
+	int rc, steps = 0;
+
+	(void)state;
+	stock(&fx, "memcg 1 /\n node 0\n 1 0 1 1\n 2 0 1 1\n"
+		   "memcg 2 /a\n node 0\n 1 0 1 1\n 2 0 1 1\n"
+		   "memcg 3 /a/b\n node 0\n 1 0 1 1\n 2 0 1 1\n"
+		   "memcg 4 /c\n node 0\n 1 0 1 1\n 2 0 1 1\n", 0);
+	options_default(&c);
+	c.root = fx.root;
+	c.period = 10;
+	c.cpu_pct = 100;
+	c.mglru_aging = 1;
+	c.slice_ms = 1;
+	if (engine_open(&e, &c))
+		fail_msg("%s", e.err);
+	e.sc.cfg.mglru_age = slow_age;
+	do {
+		rc = engine_step(&e);
+		assert_true(rc >= 0);
+		assert_true(++steps < 100);
+	} while (rc != 1);
+	/* open + list, four slices of one aging step each, then the count
+	 * (open + read): 1 + 1 + 4 + 1 */
+	assert_int_equal(steps, 7);
+	engine_close(&e);
+	fx_destroy(&fx);
+}
+
 /* Explicit --source mglru without MGLRU: says what is missing. */
 static void test_open_errors(void **state)
 {
@@ -584,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_outputs),
 		cmocka_unit_test(test_malformed_cycle),
 		cmocka_unit_test(test_aging),
+		cmocka_unit_test(test_aging_slices),
 		cmocka_unit_test(test_open_errors),
 	};
 
