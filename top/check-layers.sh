@@ -27,11 +27,12 @@ layer_files() {
 	case $1 in
 	base)	echo config.h cgdata.h fmt.h fmt.c version.h ;;
 	kernel)	echo kpageidle_abi.h kpf.h idlesrc.h idlesrc.c \
-		     idlesrc_folio.c idlesrc_warn.c cgroup.h cgroup.c \
+		     idlesrc_folio.c idlesrc_warn.c mglru.h mglru.c \
+		     cgroup.h cgroup.c \
 		     cgfiles.c util.h util.c ;;
 	scanner) echo acct.h acct.c pace.h pace.c scan.h scan.c \
 		     scan_count.h scan_count.c scan_pfn.h scan_pfn.c \
-		     scan_folio.h scan_folio.c ;;
+		     scan_folio.h scan_folio.c scan_mglru.h scan_mglru.c ;;
 	model)	echo stats.h stats.c fields.h fields.c fields_fmt.c \
 		     select.h select.c ident.h ident.c procs.h procs.c \
 		     series.h series.c \

@@ -16,7 +16,8 @@
 enum out_format { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS, FMT_PROMETHEUS };
 
 /*
- * What --source asks for.  An open source's kind is KPAGEIDLE or BITMAP;
+ * What --source asks for.  An open source's kind is KPAGEIDLE, BITMAP or
+ * MGLRU (auto takes it when there is no idle page tracking);
  * `scan` says whether the ioctl is there, `folios` whether its records
  * are in use.
  */
@@ -27,6 +28,7 @@ enum idlesrc_kind {
 	IDLESRC_KPAGEIDLE_SCAN,	/* kpageidle, the scan ioctl's bitmap, or fail */
 	IDLESRC_KPAGEIDLE_RW,	/* kpageidle with read + write only */
 	IDLESRC_KPAGEIDLE_FOLIOS,	/* kpageidle with folio records, or fail */
+	IDLESRC_MGLRU,		/* the multi-gen LRU's generations (approximate) */
 };
 
 /*
@@ -86,6 +88,7 @@ struct config {
 	double cpu_pct;			/* --cpu, % of one core */
 	enum out_format format;
 	enum idlesrc_kind source;
+	int mglru_aging;		/* --mglru-aging: forced aging steps */
 	unsigned ws_cycles;
 	unsigned headroom_pct;
 	double mark_wait;		/* --mark-wait seconds, < 0: off */

@@ -17,8 +17,8 @@
  */
 static void check_kernel(struct engine *e)
 {
-	unsigned now = idlesrc_mglru_unfixed(e->sc.root) ?
-		       REPORT_WARN_MGLRU : 0;
+	unsigned now = e->sc.mg ? REPORT_WARN_APPROX :
+		       idlesrc_mglru_unfixed(e->sc.root) ? REPORT_WARN_MGLRU : 0;
 
 	if (idlesrc_damon_paddr(e->sc.root))
 		now |= REPORT_WARN_DAMON;
@@ -56,6 +56,7 @@ int engine_open(struct engine *e, const struct config *cfg)
 		.cpu_frac = cfg->mark_wait >= 0 ? 1 : cfg->cpu_pct / 100.0,
 		.ws_cycles = cfg->ws_cycles,
 		.source = cfg->source,
+		.mglru_aging = cfg->mglru_aging,
 		.tb = cfg->idle_buckets,
 	};
 	struct cg_tree tree = { 0 };
@@ -68,8 +69,17 @@ int engine_open(struct engine *e, const struct config *cfg)
 			snprintf(e->err, sizeof(e->err), "out of memory");
 		return -1;
 	}
+	sc.cgdir = e->cgdir;
 	if (scan_open(&e->sc, cfg->root, &sc, e->err, sizeof(e->err)))
 		goto fail;
+	if (e->sc.mg && cfg->mark_wait >= 0) {
+		snprintf(e->err, sizeof(e->err), "--mark-wait marks pages "
+			 "idle, which needs idle page tracking; the mglru "
+			 "source (no /proc/kpageidle, no page_idle bitmap) "
+			 "has no marks: use -b");
+		scan_close(&e->sc);
+		goto fail;
+	}
 	/* can the tree be read? (its CPU counts against --cpu: pace.h) */
 	if (cg_tree_scan(&tree, e->cgdir, e->err, sizeof(e->err))) {
 		scan_close(&e->sc);
@@ -242,6 +252,11 @@ void engine_progress(const struct engine *e, struct engine_progress *p)
 	p->method = e->params.method;
 	if (sc->pass_done)
 		f = 1;
+	if (sc->mg)	/* a read a period: the time since the last began */
+		f = sc->cfg.period > 0 ?
+		    (now_mono() - sc->cycle_mono) / sc->cfg.period : 1;
+	if (f > 1)
+		f = 1;
 	p->left = cycle_left(sc);
 	if (sc->priming) {	/* then a pass like the last one */
 		next = sc->cfg.period;
@@ -262,7 +277,10 @@ int engine_step(struct engine *e)
 
 	if (rc < 0)
 		return failed(e, REPORT_ERR_SCAN);
-	succeeded(e, REPORT_ERR_SCAN);
+	/* the mglru source's cycle is one read of one file: it worked
+	 * when it was published, not when its first piece was read */
+	if (rc == 1 || !e->sc.mg)
+		succeeded(e, REPORT_ERR_SCAN);
 	if (rc == 1 || e->unbuilt) {
 		rc = rebuild_report(e);
 		e->unbuilt = rc < 0;

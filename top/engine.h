@@ -65,7 +65,9 @@ void engine_host(const struct engine *e, struct host_info *h);
  * most ENGINE_RETRY_MAX seconds.  A cycle whose report failed is built
  * again at the next step.  Failures in a row are counted per kind (a
  * scan slice that works does not clear the tree's, nor a tree read the
- * scan's); engine_fails() is the larger count, and at ENGINE_FAILS_MAX
+ * scan's; with the mglru source only a published cycle clears the
+ * scan's, as its slices are pieces of one file); engine_fails() is the
+ * larger count, and at ENGINE_FAILS_MAX
  * callers give up.
  */
 #define ENGINE_FAILS_MAX 5u

@@ -17,6 +17,7 @@ static const char *const kind_names[] = {
 	[IDLESRC_KPAGEIDLE_SCAN] = "kpageidle-scan",
 	[IDLESRC_KPAGEIDLE_RW] = "kpageidle-rw",
 	[IDLESRC_KPAGEIDLE_FOLIOS] = "kpageidle-folios",
+	[IDLESRC_MGLRU] = "mglru",
 };
 #define NR_KINDS (sizeof(kind_names) / sizeof(*kind_names))
 
@@ -27,6 +28,8 @@ const char *idlesrc_kind_name(enum idlesrc_kind k)
 
 const char *idlesrc_method(const struct idlesrc *s)
 {
+	if (s->kind == IDLESRC_MGLRU)
+		return s->aging ? "forced-aging" : "generations";
 	if (s->folios)
 		return "scan-folios";
 	return s->scan ? "scan-ioctl" : "read-write";

@@ -39,6 +39,7 @@ struct idlesrc {
 	int scan;		/* 1: idlesrc_scan() uses the ioctl */
 	int folios;		/* 1: the scanner uses idlesrc_folios() */
 	int busy;		/* 1: the kernel refused to mark (EBUSY) */
+	int aging;		/* mglru: forced aging (scan_mglru.h) */
 	struct kpageidle_folio *rec;	/* IDLESRC_FOLIO_RECS records */
 	size_t rec_max;		/* records per call (tests lower it) */
 	int probe_errno;	/* why the probe said no (0: not probed) */
@@ -95,7 +96,7 @@ const char *idlesrc_kind_name(enum idlesrc_kind k);
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k);
 /*
  * "scan-folios", "scan-ioctl" or "read-write": how an open source runs a
- * cycle.
+ * cycle; for mglru "forced-aging" or "generations".
  */
 const char *idlesrc_method(const struct idlesrc *s);
 

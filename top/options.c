@@ -42,7 +42,12 @@ static const char usage_text[] =
 "      --source=SRC       idle source: auto (default), kpageidle, bitmap;\n"
 "                         kpageidle-folios / kpageidle-scan / kpageidle-rw\n"
 "                         force the scan ioctl's folio records / its\n"
-"                         bitmap / read+write (default: the best present)\n"
+"                         bitmap / read+write (default: the best present);\n"
+"                         mglru: approximate, from the multi-gen LRU's\n"
+"                         generations (auto's choice without idle page\n"
+"                         tracking)\n"
+"      --mglru-aging      mglru: one forced aging step per memcg and node\n"
+"                         each cycle (changes what reclaim sees)\n"
 "      --ws-cycles=K      pages idle for >= K cycles are not in the\n"
 "                         working set (default 1, max 255)\n"
 "      --headroom=PERCENT suggested memory.high = working set + PERCENT\n"
@@ -70,13 +75,14 @@ static const char usage_text[] =
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
-"Needs root (the kernel files are mode 0600/0400) and CONFIG_IDLE_PAGE_TRACKING.\n"
+"Needs root (the kernel files are mode 0600/0400) and CONFIG_IDLE_PAGE_TRACKING\n"
+"(or, approximate, the multi-gen LRU on and debugfs mounted).\n"
 "Exit status: 0 ok, 1 runtime error, 2 usage error.\n";
 
 enum { O_PERIOD = 256, O_CPU, O_MARK_WAIT, O_SOURCE, O_WS, O_HEADROOM,
        O_ROOT, O_CGROUP, O_SLICE_PFNS, O_SLICE_MS, O_BUCKETS, O_LISTEN,
        O_MAX_DEPTH, O_MIN_BYTES, O_INCLUDE, O_EXCLUDE, O_FIRST, O_FIELDS,
-       O_NODE_LABEL };
+       O_NODE_LABEL, O_MGLRU_AGING };
 
 static const struct option longopts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -90,6 +96,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "mark-wait", required_argument, NULL, O_MARK_WAIT },
 	{ "source", required_argument, NULL, O_SOURCE },
+	{ "mglru-aging", no_argument, NULL, O_MGLRU_AGING },
 	{ "ws-cycles", required_argument, NULL, O_WS },
 	{ "headroom", required_argument, NULL, O_HEADROOM },
 	{ "root", required_argument, NULL, O_ROOT },
@@ -361,6 +368,7 @@ static int apply_opt(struct config *c, int opt, const char *arg, FILE *out,
 	case 'o': c->output = arg; return OPT_OK;
 	case O_ROOT: c->root = arg; return OPT_OK;
 	case O_CGROUP: c->cgroup_dir = arg; return OPT_OK;
+	case O_MGLRU_AGING: c->mglru_aging = 1; return OPT_OK;
 	case O_FIELDS: return fields_opt(c, arg, out, err);
 	case 'h': fputs(usage_text, out); return OPT_EXIT;
 	case 'V': fputs("idletop " IDLETOP_VERSION "\n", out); return OPT_EXIT;
@@ -375,7 +383,7 @@ static int apply_opt(struct config *c, int opt, const char *arg, FILE *out,
 			return OPT_OK;
 		fprintf(err, "idletop: invalid --source '%s': expected auto, "
 			"kpageidle, kpageidle-folios, kpageidle-scan, "
-			"kpageidle-rw or bitmap\n", arg);
+			"kpageidle-rw, bitmap or mglru\n", arg);
 		return OPT_USAGE;
 	}
 	fprintf(err, "Try 'idletop --help' for more information.\n");
@@ -413,6 +421,12 @@ int options_parse(struct config *c, int argc, char **argv, FILE *out,
 	}
 	if (output_opt_alone(c, output_opt, err))
 		return OPT_USAGE;
+	if (c->mglru_aging && c->source != IDLESRC_AUTO &&
+	    c->source != IDLESRC_MGLRU) {
+		fprintf(err, "idletop: --mglru-aging is for --source mglru "
+			"(or auto)\n");
+		return OPT_USAGE;
+	}
 	if (c->listen && c->mark_wait >= 0) {
 		fprintf(err, "idletop: --listen and --mark-wait do not go "
 			"together\n");

@@ -10,6 +10,7 @@
 #include "pace.h"
 #include "scan.h"
 #include "scan_folio.h"
+#include "scan_mglru.h"
 #include "scan_pfn.h"
 #include "util.h"
 
@@ -78,6 +79,26 @@ static void start_cycle(struct scanner *sc)
 	acct_clear(&sc->cur);
 }
 
+/* The mglru source: no PFN, no age array, no priming pass. */
+static int open_mglru(struct scanner *sc, const char *root, char *err,
+		      size_t errlen)
+{
+	sc->cfg.first_period = 0;
+	if (acct_init(&sc->cur) || acct_init(&sc->last.acct)) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (scan_mglru_open(sc, root, err, errlen))
+		goto fail;
+	sc->steady_period = sc->cfg.period;
+	sc->next_at = sc->debt_mono = now_mono();
+	sc->debt_cpu = now_cpu();
+	return 0;
+fail:
+	scan_close(sc);
+	return -1;
+}
+
 int scan_open(struct scanner *sc, const char *root,
 	      const struct scan_config *cfg, char *err, size_t errlen)
 {
@@ -92,6 +113,8 @@ int scan_open(struct scanner *sc, const char *root,
 	sc->root = strdup(root);
 	if (!sc->root)
 		goto nomem;
+	if (scan_mglru_wanted(root, cfg->source))
+		return open_mglru(sc, root, err, errlen);
 	if (open_ro(root, "proc/kpageflags", &sc->flags_fd)) {
 		snprintf(err, errlen, "%s/proc/kpageflags: %s%s", root,
 			 strerror(errno), errno == EACCES || errno == EPERM ?
@@ -134,6 +157,7 @@ void scan_close(struct scanner *sc)
 	if (sc->cgroup_fd >= 0)
 		close(sc->cgroup_fd);
 	idlesrc_close(&sc->src);
+	scan_mglru_close(sc);
 	acct_free(&sc->cur);
 	acct_free(&sc->last.acct);
 	free(sc->root);
@@ -280,6 +304,8 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 	ssize_t done;
 	int cpu_bound;
 
+	if (sc->mg)
+		return scan_mglru_slice(sc, err, errlen);
 	if (sc->pass_done)
 		return end_cycle(sc);
 	if (sc->cursor + n > sc->nr_pfns)
@@ -308,6 +334,10 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 
 void scan_restart(struct scanner *sc, double period)
 {
+	if (sc->mg) {
+		scan_mglru_restart(sc, period);
+		return;
+	}
 	sc->cfg.period = period;
 	sc->first = 0;
 	sc->pass_done = 0;

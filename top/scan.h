@@ -38,8 +38,12 @@ struct scan_config {
 	double cpu_frac;	/* CPU budget, fraction of one core */
 	unsigned ws_cycles;	/* idle >= this many cycles: not working set */
 	enum idlesrc_kind source;
+	int mglru_aging;	/* the mglru source ages each cycle */
+	const char *cgdir;	/* cgroup2 root, for the mglru source's paths */
 	struct idle_tbuckets tb;	/* idle time buckets (acct.h) */
 	idlesrc_ioctl_fn *scan_ioctl;	/* NULL: ioctl(2); tests pass a fake */
+	/* the mglru source's aging step (mglru.h); NULL: mglru_age() */
+	int (*mglru_age)(int fd, unsigned id, int node, uint64_t seq);
 };
 
 /* One completed cycle. */
@@ -99,6 +103,7 @@ struct scanner {
 	double cpu_total;		/* CPU of all cycles ended */
 	uint8_t tmap[256];		/* age -> idle time bucket + 1, 0 none */
 	struct scan_cycle last;
+	struct scan_mglru *mg;		/* the mglru source (scan_mglru.h) */
 };
 
 int scan_open(struct scanner *sc, const char *root,

@@ -82,8 +82,10 @@ struct cg_stat {
 enum report_warning {
 	REPORT_WARN_MGLRU = 1 << 0,	/* idlesrc_mglru_unfixed() */
 	REPORT_WARN_DAMON = 1 << 1,	/* idlesrc_damon_paddr() */
+	REPORT_WARN_APPROX = 1 << 2,	/* the mglru source: approximate */
 };
-#define REPORT_WARN_ALL (REPORT_WARN_MGLRU | REPORT_WARN_DAMON)
+#define REPORT_WARN_ALL (REPORT_WARN_MGLRU | REPORT_WARN_DAMON | \
+			 REPORT_WARN_APPROX)
 
 /* What failed in a refresh that idletop retried (engine.h). */
 enum report_error {
@@ -98,8 +100,10 @@ struct report_params {
 	unsigned headroom_pct;
 	double period;		/* of the report's cycle; params: the engine's */
 	double cycle_seconds;	/* the cycle's length (monotonic clock) */
-	const char *source;	/* "kpageidle" / "bitmap" */
-	const char *method;	/* "scan-folios" / "scan-ioctl" / "read-write" */
+	const char *source;	/* "kpageidle" / "bitmap" / "mglru" */
+	/* "scan-folios" / "scan-ioctl" / "read-write"; mglru:
+	 * "forced-aging" / "generations" */
+	const char *method;
 	const char *node;	/* --node-label: a label on every metric */
 	uint64_t page_size;
 	struct idle_tbuckets tb;	/* idle time buckets, seconds */

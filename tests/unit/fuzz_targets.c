@@ -8,6 +8,8 @@
  *   cgroup.procs, /proc/PID/status: procs_read() over files in a temp
  *	root (the detail screen's process list);
  *   lru_gen/enabled: idlesrc_mglru_unfixed() (item 9's MGLRU check);
+ *   lru_gen-debugfs: the mglru source's parser (mglru.c) of
+ *	/sys/kernel/debug/lru_gen, fed in pieces of random sizes;
  *   kpage: /proc/kpageflags, kpagecgroup, kpageidle and the page_idle
  *	bitmap of any length (short reads: not a multiple of 8, shorter
  *	than each other, empty) and content, through the whole engine
@@ -33,6 +35,7 @@
 #include "fuzz.h"
 #include "http.h"
 #include "metrics.h"
+#include "mglru.h"
 #include "ident.h"
 #include "kpf.h"
 #include "ui.h"
@@ -234,6 +237,57 @@ static int run_lru_gen(const char *d, size_t len)
 		return -1;
 	r = idlesrc_mglru_unfixed(lg_root);
 	return r == 0 || r == 1 ? 0 : -1;
+}
+
+static const char *const lru_gen_dbg_seeds[] = {
+	"memcg     1 /\n node     0\n          3      30000        100"
+	"        200 \n          4          0         10         20 \n",
+	"memcg 2 /a\n node 0\n 1 0 1 1\n node 1\n 2 5 3 4\n",
+	"memcg 3 /x\ny\n node 0\n 7 10 30 0\n 8 0 0 0\n",
+	"memcg 0 \n node 0\n 1 0 0 0\n", "", NULL,
+};
+
+/* Each lruvec the parser hands over must be within its bounds. */
+static int lru_gen_dbg_one(void *ctx, const struct mglru_lruvec *v,
+			   char *err, size_t errlen)
+{
+	unsigned i;
+
+	(void)err;
+	(void)errlen;
+	if (v->n > MGLRU_GENS_MAX || strlen(v->path) >= MGLRU_LINE_MAX)
+		return *(int *)ctx = -1;
+	for (i = 1; i < v->n; i++)
+		if (v->gen[i].seq <= v->gen[i - 1].seq)
+			return *(int *)ctx = -1;
+	return 0;
+}
+
+/* /sys/kernel/debug/lru_gen through mglru_parse(), in random pieces. */
+static int run_lru_gen_dbg(const char *d, size_t len)
+{
+	struct mglru_parser *p = malloc(sizeof(*p));
+	char err[256];
+	size_t at = 0, n;
+	int bad = 0, rc = 0;
+
+	if (!p)
+		return -1;
+	mglru_parse_init(p, "lru_gen", lru_gen_dbg_one, &bad);
+	while (!rc && at < len) {
+		n = 1 + (size_t)(fuzz_rand() % 97);
+		if (n > len - at)
+			n = len - at;
+		rc = mglru_parse(p, d + at, n, err, sizeof(err));
+		at += n;
+	}
+	if (!rc)
+		rc = mglru_parse_end(p, err, sizeof(err));
+	free(p);
+	/* an error always says where: "lru_gen:LINE: ..." */
+	if (bad || (rc && strncmp(err, "lru_gen:", 8)))
+		return -1;
+	return 0;
 }
 
 /*
@@ -440,6 +494,7 @@ const struct fuzz_target fuzz_targets[] = {
 	{ "cgroup.procs", run_procs, procs_seeds, 0, 1 },
 	{ "status", run_status, status_seeds, 0, 1 },
 	{ "lru_gen", run_lru_gen, lru_gen_seeds, 0, 1 },
+	{ "lru_gen-debugfs", run_lru_gen_dbg, lru_gen_dbg_seeds, 1, 1 },
 	{ "kpage", run_kpage, kpage_seeds, 0, 2 },
 	{ "cgroup-path", run_path, path_seeds, 0, 1 },
 	{ "listen", run_listen, listen_seeds, 0, 1 },

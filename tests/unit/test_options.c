@@ -43,6 +43,12 @@ static void test_options(void **state)
 	assert_int_equal(parse("--source", "kpageidle", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("--source", "auto", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("--source", "scan", (char *)NULL), OPT_USAGE);
+	assert_int_equal(parse("--source", "mglru", "--mglru-aging",
+			       (char *)NULL), OPT_OK);
+	assert_int_equal(parse("--mglru-aging", (char *)NULL), OPT_OK);
+	/* forced aging is for the mglru source only */
+	assert_int_equal(parse("--source", "bitmap", "--mglru-aging",
+			       (char *)NULL), OPT_USAGE);
 	assert_int_equal(parse("--help", (char *)NULL), OPT_EXIT);
 	assert_int_equal(parse("-V", (char *)NULL), OPT_EXIT);
 	assert_int_equal(parse(NULL), OPT_OK);	/* the TUI */
