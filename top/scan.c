@@ -207,7 +207,7 @@ static void finish_cycle(struct scanner *sc)
 }
 
 /* All CPU the process used since the last update counts (pace.h). */
-static double update_debt(struct scanner *sc)
+double scan_update_debt(struct scanner *sc)
 {
 	double t = now_mono(), c = now_cpu();
 
@@ -231,7 +231,7 @@ static int end_first(struct scanner *sc)
 	sc->priming = 1;
 	sc->prime_cycle = sc->cycle;
 	memset(sc->age, 0, sc->nr_pfns);
-	update_debt(sc);
+	scan_update_debt(sc);
 	debt = sc->cpu_debt;
 	sc->cycle_mono += debt;
 	sc->next_at = sc->cycle_mono;
@@ -275,7 +275,7 @@ static int end_cycle(struct scanner *sc)
 	start_cycle(sc);
 	if (published && sc->first)
 		return end_first(sc);
-	sc->next_at = update_debt(sc) + (sc->first ? 0 : sc->cpu_debt);
+	sc->next_at = scan_update_debt(sc) + (sc->first ? 0 : sc->cpu_debt);
 	/* behind the deadline of a first slice: like pace_delay() */
 	sc->cpu_bound = sc->nr_pfns && sc->cpu_debt > sc->cfg.period *
 			(double)(sc->slice < sc->nr_pfns ? sc->slice :
@@ -317,7 +317,7 @@ int scan_slice(struct scanner *sc, char *err, size_t errlen)
 		return -1;
 	sc->cursor += (uint64_t)done;
 	sc->pass_done = (size_t)done < n || !n || sc->cursor >= sc->nr_pfns;
-	t1 = update_debt(sc);
+	t1 = scan_update_debt(sc);
 	wall = t1 - t0;
 	in.period = sc->cfg.period;
 	in.cpu_frac = sc->cfg.cpu_frac;
@@ -345,7 +345,7 @@ void scan_restart(struct scanner *sc, double period)
 	sc->prime_cycle = ++sc->cycle;
 	memset(sc->age, 0, sc->nr_pfns);
 	start_cycle(sc);
-	sc->next_at = update_debt(sc) + sc->cpu_debt;
+	sc->next_at = scan_update_debt(sc) + sc->cpu_debt;
 }
 
 double scan_wait(const struct scanner *sc)

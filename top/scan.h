@@ -123,6 +123,13 @@ static inline double scan_period(const struct scanner *sc)
 }
 /* Seconds until the next slice is due (0 = now). */
 double scan_wait(const struct scanner *sc);
+
+/*
+ * Charge the CPU the process used since the last call to the scanner's
+ * debt (pace.h) and return the monotonic time; shared by the sources'
+ * scanners.
+ */
+double scan_update_debt(struct scanner *sc);
 /* Number of PFNs: binary search for the end of kpageflags. */
 uint64_t scan_count_pfns(int flags_fd);
 /* Footprint of the age array in bytes. */

@@ -384,18 +384,6 @@ static void publish(struct scanner *sc)
 	}
 }
 
-/* All CPU the process used since the last update counts (pace.h). */
-static double debt_now(struct scanner *sc)
-{
-	double t = now_mono(), c = now_cpu();
-
-	sc->cpu_debt = pace_debt(sc->cpu_debt, c - sc->debt_cpu,
-				 t - sc->debt_mono, sc->cfg.cpu_frac);
-	sc->debt_mono = t;
-	sc->debt_cpu = c;
-	return t;
-}
-
 static int begin_cycle(struct scanner *sc, char *err, size_t errlen)
 {
 	sc->cycle_mono = now_mono();
@@ -459,7 +447,7 @@ int scan_mglru_slice(struct scanner *sc, char *err, size_t errlen)
 
 	if (rc < 0)
 		return fail(sc);
-	t = debt_now(sc);
+	t = scan_update_debt(sc);
 	if (rc == 1) {
 		due = sc->cycle_mono + sc->cfg.period;
 		sc->cycle++;
@@ -486,5 +474,5 @@ void scan_mglru_restart(struct scanner *sc, double period)
 	sc->cfg.period = period;
 	sc->first = 0;
 	sc->cycle++;
-	sc->next_at = debt_now(sc) + sc->cpu_debt;
+	sc->next_at = scan_update_debt(sc) + sc->cpu_debt;
 }
