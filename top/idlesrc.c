@@ -273,7 +273,8 @@ ssize_t idlesrc_read(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle)
 }
 
 /*
- * A mark write may stop short only at the end of memory.  PFNs past the
+ * A mark write may stop short at the end of memory, or where the kernel
+ * refuses a 1 with EBUSY (another tracker marks: fatal).  PFNs past the
  * kernel's max_pfn (kpageflags rounds up to a memory section) cannot be
  * marked: the kernel stops there (a short count, or ENXIO for a write
  * that starts there; a stock kernel's bitmap also drops the 64-PFN word
@@ -289,10 +290,13 @@ static int write_done(struct idlesrc *s, ssize_t r, size_t len,
 
 	if (r == (ssize_t)len)
 		return 0;
-	if (r < 0) {
-		note_busy(s);
+	/*
+	 * errno is the failed write's, also after a short count: the
+	 * kernel takes the zeros before a 1 it refuses with EBUSY.
+	 */
+	note_busy(s);
+	if (r < 0)
 		r = 0;
-	}
 	else if (errno == 0)
 		errno = ENXIO;	/* write() returned 0: the end */
 	stop = s->kind == IDLESRC_BITMAP ? (size_t)r / 8 * 64 : (size_t)r / 8;

@@ -62,7 +62,10 @@ else
 	echo "$last" | cut -c1-300
 fi
 
-# -b: the tree away for good
+# -b: the tree away for good.  The old output goes first: the background
+# job's redirection may come after until_grep's first look, which would
+# find the last run's "cycle":1 and hide the tree before idletop starts.
+rm -f "$dir/out"
 "$idletop" "${A[@]}" -b -f json > "$dir/out" 2> "$dir/err" &
 pid=$!
 until_grep 10 '"cycle":1,' "$dir/out" && hide

@@ -30,7 +30,8 @@ make -s -C "$top/top" -j2 BUILD="$b" OUT="$b" CFLAGS="$san" fuzz > "$log" 2>&1 |
 declare -A inputs=([memory.stat]=240000 [memory.max]=870000
 	[memory.pressure]=460000 [memory.events]=520000 [mountinfo]=400000
 	[cgroup.procs]=6700 [status]=8400 [lru_gen]=19000 [kpage]=6400
-	[cgroup-path]=60000 [listen]=420000 [accept]=120000)
+	[cgroup-path]=60000 [listen]=420000 [accept]=120000
+	[lru_gen-debugfs]=1800000)
 names=$("$b/unit/fuzz" -s 1 -n 1 2>> "$log" | sed -n 's/^ok \(.*\): 1 inputs$/\1/p')
 [ -n "$names" ] || { echo "FAIL: fuzz -n 1 lists no target ($log)"; exit 1; }
 fail=0

@@ -13,7 +13,8 @@
  * (docs/kpageidle.md, and mm/page_idle.c + kernfs for the bitmap): the
  * exact byte count or the exact errno.  Values written to kpageidle are
  * mostly 0/1 with the odd invalid one.  Read entries of kpageidle must be
- * 0 or 1 and 0 past max_pfn.  A shared descriptor per file is also raced
+ * 0 or 1 and 0 past max_pfn.  Only thread 0 writes kpageidle: one open
+ * file marks at a time.  A shared descriptor per file is also raced
  * with read/lseek from all threads (only the result's shape is checked).
  *
  * The seed is printed first; rerun with -s SEED to replay a thread's
@@ -401,7 +402,13 @@ static void one_op(struct thr *th)
 		t = (enum target)below(&th->s, NR_T);
 	while (!present[t]);
 	fd = th->fd[t];
-	wr = (t == T_IDLE || t == T_BITMAP) && below(&th->s, 2);
+	/*
+	 * One open file of kpageidle marks at a time (the others get EBUSY,
+	 * which the kselftest second_marker_gets_ebusy checks): only thread
+	 * 0's file writes it, the other threads race it with reads.
+	 */
+	wr = ((t == T_IDLE && th->id == 0) || t == T_BITMAP) &&
+	     below(&th->s, 2);
 	seek = !below(&th->s, 3);
 	count = pick_count(th);
 	buf = pick_buf(th, count, &avail);

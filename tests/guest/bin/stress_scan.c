@@ -2,7 +2,7 @@
 /*
  * stress_scan.c - idle page tracking scanners for the stress tests.
  *
- *   stress_scan [-t SECONDS] [-j THREADS] [-s SEED] [-p PAUSE_MS]
+ *   stress_scan [-t SECONDS] [-j THREADS] [-s SEED] [-p PAUSE_MS] [-R]
  *   stress_scan -u      print the distinct non-zero inodes of kpagecgroup
  *
  * Each thread loops until the deadline over random, valid ranges (aligned
@@ -13,6 +13,9 @@
  * the workloads are doing to those pages).  Checks: no unexpected errno
  * (only ENXIO for writes at max_pfn), kpageidle entries are 0 or 1, a THP
  * tail never reads idle.  Prints the seed; exit 0 ok, 1 a check failed.
+ * -R: read /proc/kpageidle without marking through it, for a storm in
+ * which another tracker (idletop) marks: one open file of it may mark at
+ * a time, the others get EBUSY.  The bitmap is still marked.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +37,7 @@ static int fd_idle = -1, fd_bm = -1, fd_flags = -1, fd_cg = -1;
 static uint64_t nr_pfns, seed;
 static double deadline;
 static int pause_ms = 5;
+static int mark_kpageidle = 1;	/* 0 with -R */
 static volatile int failed;
 static long passes, bytes;
 
@@ -104,7 +108,7 @@ static void scan_idle(uint64_t *s, uint64_t *v, uint64_t *f)
 			}
 		}
 	}
-	if (!wr)
+	if (!wr || !mark_kpageidle)
 		return;
 	for (i = 0; i < n; i++)
 		v[i] = 1;
@@ -207,15 +211,16 @@ int main(int argc, char **argv)
 	int nthreads = 2, i, opt;
 	pthread_t tid[64];
 
-	while ((opt = getopt(argc, argv, "t:j:s:p:u")) != -1) {
+	while ((opt = getopt(argc, argv, "t:j:s:p:uR")) != -1) {
 		switch (opt) {
 		case 'u': return print_inodes();
 		case 't': secs = atof(optarg); break;
 		case 'j': nthreads = atoi(optarg); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'p': pause_ms = atoi(optarg); break;
+		case 'R': mark_kpageidle = 0; break;
 		default:
-			fprintf(stderr, "usage: stress_scan [-t S] [-j N] [-s SEED] [-p MS]\n");
+			fprintf(stderr, "usage: stress_scan [-t S] [-j N] [-s SEED] [-p MS] [-R]\n");
 			return 2;
 		}
 	}

@@ -12,6 +12,8 @@
 # storm (full_scans grew).  Its collapses are printed, not required: the
 # workers fault THPs directly, so khugepaged finds a range to collapse only
 # where a fault fell back to small pages.
+# One tracker marks /proc/kpageidle at a time (EBUSY for the others):
+# idletop does; stress_scan reads it and marks through the bitmap (-R).
 
 . "$(dirname "$0")/lib"
 THP=/sys/kernel/mm/transparent_hugepage
@@ -32,7 +34,7 @@ storm
 in_cg() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' $CG "$@"; }
 worker mem1 in_cg stress_mem -t "$STRESS_SECONDS" --anon 48 --thp --forks
 worker mem2 stress_mem -t "$STRESS_SECONDS" --anon 24 --thp --shmem 8 --forks
-worker scan stress_scan -t "$STRESS_SECONDS" -j 2 -p 20
+worker scan stress_scan -t "$STRESS_SECONDS" -j 2 -p 20 -R
 worker idletop idletop_runs -b --period 2 -n 3 --cpu 50
 loop compact sh -c 'echo 1 > /proc/sys/vm/compact_memory; sleep 1'
 loop sample sh -c "grep AnonHugePages /proc/meminfo; sleep 1"

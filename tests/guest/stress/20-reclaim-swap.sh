@@ -8,6 +8,8 @@
 # MGLRU switched on and off (/sys/kernel/mm/lru_gen/enabled) meanwhile.
 # The workloads checksum their data at the end; swapoff must bring every
 # swapped page back.
+# One tracker marks /proc/kpageidle at a time (EBUSY for the others):
+# idletop does; stress_scan reads it and marks through the bitmap (-R).
 
 . "$(dirname "$0")/lib"
 . "$(dirname "$0")/../common"
@@ -33,7 +35,7 @@ storm
 in_cg() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' $CG "$@"; }
 worker mem1 in_cg stress_mem -t "$STRESS_SECONDS" --anon 40 --shmem 8 --file /mnt/scratch/stress-reclaim.dat:16 --pageout --forks
 worker mem2 in_cg stress_mem -t "$STRESS_SECONDS" --anon 16 --thp --pageout
-worker scan stress_scan -t "$STRESS_SECONDS" -j 2 -p 20
+worker scan stress_scan -t "$STRESS_SECONDS" -j 2 -p 20 -R
 worker idletop idletop_runs -b --period 2 -n 3 --cpu 50 --format json
 loop mglru sh -c "$mglru"
 loop sample sh -c "cat $CG/memory.swap.current; sleep 0.5"

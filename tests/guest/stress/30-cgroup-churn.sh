@@ -10,6 +10,8 @@
 # failed, at the end every surviving file matches its reference,
 # and at a quiet moment every inode /proc/kpagecgroup reports belongs to
 # a live cgroup (removed ones report their closest online ancestor).
+# One tracker marks /proc/kpageidle at a time (EBUSY for the others):
+# idletop does; stress_scan reads it and marks through the bitmap (-R).
 
 . "$(dirname "$0")/lib"
 . "$(dirname "$0")/../common"
@@ -41,7 +43,7 @@ churn_one() {
 storm
 in_cg() { d=$P/$1; shift; mkdir $d && sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' $d "$@"; }
 worker mem in_cg trunc stress_mem -t "$STRESS_SECONDS" --file /mnt/scratch/churn.trunc:16 --shmem 16 --forks
-worker scan stress_scan -t "$STRESS_SECONDS" -j 2 -p 20
+worker scan stress_scan -t "$STRESS_SECONDS" -j 2 -p 20 -R
 worker idletop idletop_runs -b --period 2 -n 3 --cpu 50 --format openmetrics
 loop churn churn_one
 finish
