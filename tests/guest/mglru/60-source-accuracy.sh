@@ -46,12 +46,7 @@ pids=
 cgs="mgacc-a mgacc-b"
 
 cleanup() {
-	for p in $pids; do
-		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
-	done
-	for c in $cgs; do
-		rmdir "/sys/fs/cgroup/$c" 2>/dev/null
-	done
+	reap_workloads
 	mglru_restore
 }
 trap cleanup EXIT

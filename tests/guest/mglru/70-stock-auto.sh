@@ -27,12 +27,7 @@ pids=
 cgs="mgauto-a mgauto-b"
 cleanup() {
 	tmux kill-session -t "$S" 2>/dev/null
-	for p in $pids; do
-		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
-	done
-	for c in $cgs; do
-		rmdir "/sys/fs/cgroup/$c" 2>/dev/null
-	done
+	reap_workloads
 	echo "$saved" > $lru_gen_enabled
 }
 trap cleanup EXIT
