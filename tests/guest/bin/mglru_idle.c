@@ -470,8 +470,16 @@ static int test_file(const char *path)
  * a folio in the oldest generation and then clears the accessed bits of up to
  * MIN_LRU_BATCH neighbouring PTEs, promoting their folios.  Set up a 64-page
  * MAP_SHARED window of a file in which even pages ("A") sit in the oldest
- * generation and odd pages ("B") in a younger one, mark all idle, access
+ * generation and odd pages ("B") in a younger one, all marked idle, access
  * every other A and B page, evict from the oldest generation, read.
+ *
+ * Marking comes first, while the pages are still together: on a kernel
+ * whose marking feeds MGLRU (kernel-series 0017), a page whose accessed bit
+ * marking clears moves to the youngest generation, so marking after the
+ * generations are set up would promote A and leave nothing for eviction to
+ * find.  After marking no PTE is young; two aging steps make the marked
+ * generation old, and B is read and promoted by a third, then marked idle
+ * again (its PTEs are old by then: no promotion).
  * The caller sets /sys/kernel/debug/fault_around_bytes to 4096, or faulting
  * in B would map (young) A pages too.
  */
@@ -494,20 +502,27 @@ static int test_lookaround(const char *path)
 	if (m == MAP_FAILED)
 		die("mmap %s", path);
 
-	/* new page cache starts in the oldest generation; age it there */
-	drain_local();
-	force_aging();
-	force_aging();
-	/* B: map and promote with one aging step */
-	for (i = 1; i < N; i += 2)
-		(void)((volatile char *)m)[i * PAGE];
-	force_aging();
-	/* A: map, stay old */
-	for (i = 0; i < N; i += 2)
+	for (i = 0; i < N; i++)
 		(void)((volatile char *)m)[i * PAGE];
 	for (i = 0; i < N; i++)
 		pfn[i] = pfn_of(m + i * PAGE);
 	prepare(pfn, N);
+	flush_tlb(m, N * PAGE, PROT_READ);
+	drain_local();		/* folio_activate() batches */
+	force_aging();
+	force_aging();
+	/* B: read and promote with one aging step, then mark idle again */
+	for (i = 1; i < N; i += 2)
+		(void)((volatile char *)m)[i * PAGE];
+	force_aging();
+	for (i = 1; i < N; i += 2)
+		mark_idle(pfn[i]);
+	for (i = 0, ret = 0; i < N; i++)
+		ret += !is_idle(pfn[i]);
+	if (ret) {
+		errno = 0;
+		die("%d of %d pages not idle after marking B again", ret, N);
+	}
 	flush_tlb(m, N * PAGE, PROT_READ);
 
 	for (i = 0; i < N; i++) {
@@ -517,8 +532,9 @@ static int test_lookaround(const char *path)
 	}
 	printf("  read %d of %d mapped pages (A and B)\n", N / 2, N);
 
+	/* at most four generations: A's is the oldest, max_seq - 3 */
 	lru_gen_state(&id, &min_seq, &max_seq, 1);
-	snprintf(cmd, sizeof(cmd), "- %d 0 %lu 0 %d", id, max_seq - 2, N);
+	snprintf(cmd, sizeof(cmd), "- %d 0 %lu 0 %d", id, max_seq - 3, N);
 	lru_gen_cmd(cmd);
 	lru_gen_state(&id, &min_seq, &max_seq, 1);
 
