@@ -42,8 +42,11 @@ idletop=$top/top/idletop mkfixture=$top/build/top/unit/mkfixture
 "$mkfixture" "$tmp/root" > /dev/null || { echo "FAIL: mkfixture"; exit 1; }
 
 # start ARGS...: idletop --listen 127.0.0.1:0 in the background; sets
-# $addr from its "serving http://ADDR/metrics" line
+# $addr from its "serving http://ADDR/metrics" line.  $tmp/err is emptied
+# here, not only by the child's redirection: a child that runs late would
+# leave the previous instance's line there for the loop to read.
 start() {
+	: > "$tmp/err"
 	"$idletop" --root "$tmp/root" --listen 127.0.0.1:0 "$@" 2> "$tmp/err" &
 	pids+=($!)
 	pid=$!
