@@ -218,6 +218,24 @@ static void force_aging(void)
 	lru_gen_state(&id, &min_seq, &max_seq, 1);
 }
 
+/*
+ * Mark idle pfn[first], pfn[first + step], ... of the @n pages, then
+ * require all @n to read idle.
+ */
+static void mark_checked(const uint64_t *pfn, int n, int first, int step)
+{
+	int i, bad = 0;
+
+	for (i = first; i < n; i += step)
+		mark_idle(pfn[i]);
+	for (i = 0; i < n; i++)
+		bad += !is_idle(pfn[i]);
+	if (bad) {
+		errno = 0;
+		die("%d of %d pages not idle right after marking", bad, n);
+	}
+}
+
 /* Make the pages LRU pages (page_idle ignores others) and mark them idle. */
 static void prepare(uint64_t *pfn, int n)
 {
@@ -234,14 +252,7 @@ static void prepare(uint64_t *pfn, int n)
 		errno = 0;
 		die("%d of %d pages are not on an LRU list", bad, n);
 	}
-	for (i = 0; i < n; i++)
-		mark_idle(pfn[i]);
-	for (i = 0, bad = 0; i < n; i++)
-		bad += !is_idle(pfn[i]);
-	if (bad) {
-		errno = 0;
-		die("%d of %d pages not idle right after marking", bad, n);
-	}
+	mark_checked(pfn, n, 0, 1);
 	printf("  marked %d pages idle\n", n);
 }
 
@@ -515,14 +526,7 @@ static int test_lookaround(const char *path)
 	for (i = 1; i < N; i += 2)
 		(void)((volatile char *)m)[i * PAGE];
 	force_aging();
-	for (i = 1; i < N; i += 2)
-		mark_idle(pfn[i]);
-	for (i = 0, ret = 0; i < N; i++)
-		ret += !is_idle(pfn[i]);
-	if (ret) {
-		errno = 0;
-		die("%d of %d pages not idle after marking B again", ret, N);
-	}
+	mark_checked(pfn, N, 1, 2);
 	flush_tlb(m, N * PAGE, PROT_READ);
 
 	for (i = 0; i < N; i++) {
