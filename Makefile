@@ -6,7 +6,10 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 # Variables a user may set:
-#   SERIES_EXCLUDE  patches of kernel-series/series to leave out (a kernel
+#   KERNEL          the base: 6.1 (the default, Debian 12's linux-source)
+#                   or 6.12 (linux-source-6.12, Debian 13's kernel):
+#                   kernel-series/ or kernel-series-6.12/
+#   SERIES_EXCLUDE  patches of the base's series to leave out (a kernel
 #                   variant of its own, e.g. to show what a fix fixes)
 #   VM_OPTS         extra vm/run options for test and run (e.g. --mem 2G)
 #   TESTS           only guest tests whose names contain these words
@@ -16,6 +19,7 @@ SHELL := /bin/bash
 #                   guest tests again on the debug kernel); TESTS= or
 #                   DEBUG=1 leave it out too
 #   PREFIX, DESTDIR install locations
+KERNEL ?= 6.1
 SERIES_EXCLUDE ?=
 VM_OPTS ?=
 TESTS ?=
@@ -24,16 +28,23 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 B := build
+ifeq ($(filter 6.1 6.12,$(KERNEL)),)
+$(error KERNEL=$(KERNEL): the bases are 6.1 (the default) and 6.12)
+endif
+SERIES := $(if $(filter 6.12,$(KERNEL)),kernel-series-6.12,kernel-series)
+# A 6.12 variant's name starts with "6.12-"; 6.1's keep their names.
+KBASE := $(if $(filter 6.12,$(KERNEL)),6.12-)
 # A variant is named by the numbers of the patches it leaves out
 # (without-0013+0015+0016): whole names of nine patches pass the 255
 # bytes a directory name may have.
-KNAME := $(if $(strip $(SERIES_EXCLUDE)),without-$(subst $(eval) ,+,$(foreach p,$(SERIES_EXCLUDE),$(firstword $(subst -, ,$(p))))),default)
+KVAR := $(if $(strip $(SERIES_EXCLUDE)),without-$(subst $(eval) ,+,$(foreach p,$(SERIES_EXCLUDE),$(firstword $(subst -, ,$(p))))),default)
+KNAME := $(KBASE)$(KVAR)
 SMOKE := $(and $(filter 1,$(DEBUG_SMOKE)),$(if $(filter 1,$(DEBUG)),,1),$(if $(strip $(TESTS)),,1))
-SMOKE_OPTS := --debug-kernel $(B)/kernel/debug-$(KNAME)/obj/arch/x86/boot/bzImage \
-	      --debug-initrd $(B)/initramfs-debug-$(KNAME).cpio.gz
-KOPTS := $(addprefix --exclude ,$(SERIES_EXCLUDE))
+SMOKE_OPTS := --debug-kernel $(B)/kernel/$(KBASE)debug-$(KVAR)/obj/arch/x86/boot/bzImage \
+	      --debug-initrd $(B)/initramfs-$(KBASE)debug-$(KVAR).cpio.gz
+KOPTS := --kernel $(KERNEL) $(addprefix --exclude ,$(SERIES_EXCLUDE))
 ifeq ($(DEBUG),1)
-KNAME := debug-$(KNAME)
+KNAME := $(KBASE)debug-$(KVAR)
 KOPTS += --config vm/debug.config
 # Boot options of every debug-kernel boot (vm/debug.cmdline; tests/run's
 # debug smoke reads the same file).
@@ -42,11 +53,11 @@ endif
 KOBJ := $(B)/kernel/$(KNAME)/obj
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS := $(B)/initramfs-$(KNAME).cpio.gz
-KERNEL_INPUTS := $(wildcard kernel-series/*) vm/build-kernel $(if $(filter 1,$(DEBUG)),vm/debug.config)
+KERNEL_INPUTS := $(wildcard $(SERIES)/*) vm/build-kernel $(if $(filter 1,$(DEBUG)),vm/debug.config)
 INITRAMFS_INPUTS := vm/init vm/mkinitramfs $(shell find tests/guest top -type f 2>/dev/null | grep -v '^top/idletop$$')
 VMRUN := vm/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS)
 
-.PHONY: help deps kernel initramfs test test-host test-guest test-debug run clean install deb test-deb
+.PHONY: help deps kernel initramfs test test-host test-guest test-debug test-stock run clean install deb test-deb
 
 help:
 	@echo "idlemem make targets:"
@@ -59,7 +70,10 @@ help:
 	@echo "  make test-host  host unit tests only"
 	@echo "  make test-guest guest tests only (TESTS=word limits them)"
 	@echo "  make test-debug the guest tests on a DEBUG_VM/PROVE_LOCKING/KASAN kernel"
+	@echo "  make test-stock idletop on the base without the series and without idle"
+	@echo "                 page tracking, as Debian ships it (not part of make test)"
 	@echo "  make check-series  checkpatch, build after every patch, IDLE_PAGE_TRACKING=n and MEMCG=n builds"
+	@echo "                 (both bases; KERNEL= picks one)"
 	@echo "  make test-distro  the series on Debian's kernel config, 2 NUMA nodes, memory hotplug"
 	@echo "                 (not part of make test; the kernel build takes long)"
 	@echo "  make verify-fixes  each fix fails its test without its patch (ROWS=0013...)"
@@ -68,7 +82,7 @@ help:
 	@echo "  make deb        idletop's Debian package in build/deb/ (dpkg-buildpackage, lintian)"
 	@echo "  make test-deb   build the package and check it (tests/host/70-deb.sh)"
 	@echo "  make clean      remove build/ (keeps the ccache)"
-	@echo "Variables: SERIES_EXCLUDE=patch.patch  DEBUG=1  VM_OPTS='--mem 2G'  TESTS=word"
+	@echo "Variables: KERNEL=6.12  SERIES_EXCLUDE=patch.patch  DEBUG=1  VM_OPTS='--mem 2G'  TESTS=word"
 
 # Only the packages a target needs (vm/deps GROUP...): `make run` installs
 # no Prometheus.  `make deps` installs them all.
@@ -77,7 +91,7 @@ deps:
 deps-%:
 	@vm/deps $(subst +, ,$*)
 
-kernel: deps-kernel $(BZIMAGE)
+kernel: deps-kernel+src-$(KERNEL) $(BZIMAGE)
 
 $(BZIMAGE): $(KERNEL_INPUTS)
 	@vm/build-kernel --name $(KNAME) $(KOPTS)
@@ -97,13 +111,26 @@ endif
 test-host: deps-idletop+test
 	@tests/run --host-only
 
-test-guest: deps-kernel+guest+idletop+test $(BZIMAGE) $(INITRAMFS)
+test-guest: deps-kernel+src-$(KERNEL)+guest+idletop+test $(BZIMAGE) $(INITRAMFS)
 	@tests/run --guest-only --kernel $(BZIMAGE) --initrd $(INITRAMFS) $(VM_OPTS) -- $(TESTS)
 
 test-debug:
 	@$(MAKE) --no-print-directory test-guest DEBUG=1
 
-run: deps-kernel+guest+idletop $(BZIMAGE) $(INITRAMFS)
+# The base as Debian ships it (vm/build-kernel --stock: no patch, no
+# CONFIG_IDLE_PAGE_TRACKING), booted with the patched kernel's initramfs
+# (its programs are static and need no module): idletop with no options
+# must pick the mglru source and say the numbers are approximate.  A
+# kernel build of its own (about 10 minutes cold here), so not part of
+# make test.
+STOCK_BZIMAGE := $(B)/kernel/$(KBASE)stock/obj/arch/x86/boot/bzImage
+STOCK_TESTS := mglru/70-stock-auto
+test-stock: deps-kernel+src-$(KERNEL)+guest+idletop+test $(INITRAMFS)
+	@vm/build-kernel --kernel $(KERNEL) --name $(KBASE)stock --stock
+	@tests/run --guest-only --kernel $(STOCK_BZIMAGE) --initrd $(INITRAMFS) \
+		$(VM_OPTS) --append idlemem.kind=stock -- $(or $(strip $(TESTS)),$(STOCK_TESTS))
+
+run: deps-kernel+src-$(KERNEL)+guest+idletop $(BZIMAGE) $(INITRAMFS)
 	@$(VMRUN) --interactive --timeout 86400 --script vm/demo
 
 install:
@@ -122,18 +149,20 @@ clean:
 	rm -rf $(B)
 
 .PHONY: check-series
-check-series: deps-kernel
-	@vm/check-series
+# Both bases, one after the other, unless KERNEL= names one.
+CHECK_BASES := $(if $(filter file default,$(origin KERNEL)),6.1 6.12,$(KERNEL))
+check-series: deps-kernel$(subst $(eval) ,,$(foreach k,$(CHECK_BASES),+src-$(k)))
+	@set -e; for k in $(CHECK_BASES); do vm/check-series --kernel $$k; done
 
 # Each fix and mechanism fails its test without its patch (vm/verify-fixes:
 # one kernel build and one guest run per row; about an hour for all rows
 # here).  Not part of make test.
 .PHONY: verify-fixes
-verify-fixes: deps-kernel+guest+idletop+test
+verify-fixes: deps-kernel+src-$(KERNEL)+guest+idletop+test
 	@vm/verify-fixes $(ROWS)
 
 .PHONY: bench
-bench: deps-kernel+guest+idletop $(BZIMAGE) $(INITRAMFS)
+bench: deps-kernel+src-$(KERNEL)+guest+idletop $(BZIMAGE) $(INITRAMFS)
 	@bench/run --kernel $(BZIMAGE) --initrd $(INITRAMFS) --ksrc $(B)/kernel/$(KNAME)/src $(if $(BENCH_MEM),--mem $(BENCH_MEM))
 
 # The admin guide's kernel (vm/guide-route --module-less: Debian's own
@@ -142,4 +171,4 @@ bench: deps-kernel+guest+idletop $(BZIMAGE) $(INITRAMFS)
 # accuracy and tests/guest/distro/.  VM_OPTS and TESTS apply.
 .PHONY: test-distro
 test-distro: deps
-	@vm/test-distro $(VM_OPTS) $(if $(strip $(TESTS)),-- $(TESTS))
+	@vm/test-distro --kernel $(KERNEL) $(VM_OPTS) $(if $(strip $(TESTS)),-- $(TESTS))
