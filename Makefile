@@ -50,6 +50,8 @@ KOPTS += --config vm/debug.config
 # debug smoke reads the same file).
 VM_OPTS += $(addprefix --append ,$(shell sed '/^#/d' vm/debug.cmdline))
 endif
+# The guest's 00-kernel-identity checks the release against the base.
+override VM_OPTS += --append idlemem.base=$(KERNEL)
 KOBJ := $(B)/kernel/$(KNAME)/obj
 BZIMAGE := $(KOBJ)/arch/x86/boot/bzImage
 INITRAMFS := $(B)/initramfs-$(KNAME).cpio.gz

@@ -1,15 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest runs our kernel: the release names the project, the options
-# idle tracking depends on are built in, and the series' interfaces are
-# there: /proc/kpageidle and its KPAGEIDLE_SCAN ioctl (a kernel whose
-# patches did not apply must fail here, not skip elsewhere).
+# The guest runs our kernel: the release names the project and the base,
+# the options idle tracking depends on are built in, and the series'
+# interfaces are there: /proc/kpageidle and its KPAGEIDLE_SCAN ioctl (a
+# kernel whose patches did not apply must fail here, not skip elsewhere).
 set -e
 
+# The base the host built (make KERNEL=, passed as idlemem.base=; 6.1 when
+# absent): a kernel of the other base must not pass for it.
+base=6.1
+for a in $(cat /proc/cmdline); do
+	case $a in idlemem.base=*) base=${a#idlemem.base=} ;; esac
+done
 release=$(uname -r)
 case $release in
-6.1.*-idlemem) ;;
-*) echo "kernel release '$release' is not an idlemem 6.1 kernel"; exit 1 ;;
+"$base".*-idlemem) ;;
+*) echo "kernel release '$release' is not an idlemem $base kernel"; exit 1 ;;
 esac
 
 for opt in CONFIG_IDLE_PAGE_TRACKING CONFIG_MEMCG CONFIG_TRANSPARENT_HUGEPAGE CONFIG_LRU_GEN; do
