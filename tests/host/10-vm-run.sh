@@ -7,7 +7,7 @@
 # panic.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-run() { "$top/vm/run" --kernel "$KERNEL" --initrd "$INITRD" "$@"; }
+run() { "$top/vm/run" --kernel "$IDLEMEM_BZIMAGE" --initrd "$IDLEMEM_INITRD" "$@"; }
 
 run -- sh -c 'exit 3' > /dev/null 2>&1
 rc=$?

@@ -55,7 +55,7 @@ recipe=$(make -s -n -C "$top" run KNAME=x 2> /dev/null | grep -F 'vm/run')
 echo "$recipe" | grep -qF -- '--interactive' && echo "$recipe" | grep -qF -- '--script vm/demo' ||
 	{ echo "FAIL: make run no longer runs vm/run --interactive --script vm/demo: $recipe"; exit 1; }
 tm new-session -d -s "$S" -x 120 -y 40 \
-	"cd '$top' && TERM=screen vm/run --kernel '$KERNEL' --initrd '$INITRD' --interactive --timeout 300 --script vm/demo; echo \$? > '$dir/rc'" ||
+	"cd '$top' && TERM=screen vm/run --kernel '$IDLEMEM_BZIMAGE' --initrd '$IDLEMEM_INITRD' --interactive --timeout 300 --script vm/demo; echo \$? > '$dir/rc'" ||
 	{ echo "FAIL: tmux new-session"; exit 1; }
 
 wait_for 60 '^NAME +RESIDENT'

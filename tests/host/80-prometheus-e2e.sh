@@ -99,7 +99,7 @@ start_vm() {
 	local try
 	for try in 1 2 3; do
 		hp=$(free_port)
-		"$top/vm/run" --kernel "$KERNEL" --initrd "$INITRD" --timeout 300 \
+		"$top/vm/run" --kernel "$IDLEMEM_BZIMAGE" --initrd "$IDLEMEM_INITRD" --timeout 300 \
 			--forward "$hp:9410" --log "$tmp/console" --script "$tmp/job" \
 			> /dev/null 2> "$tmp/vm.err" &
 		vm_pid=$!
