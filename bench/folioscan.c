@@ -78,16 +78,16 @@ static int one_call(int fd, uint64_t *pfn, uint64_t end, struct tally *t)
 			return 0;
 		die("KPAGEIDLE_SCAN_FOLIOS");
 	}
-	if (a.walk_end <= *pfn || KPAGEIDLE_NR_RECORDS(&a) > RECS) {
+	if (a.walk_end <= *pfn || a.nr_records > RECS) {
 		errno = EIO;
 		die("walk_end or nr_records out of range");
 	}
-	for (i = 0; i < KPAGEIDLE_NR_RECORDS(&a); i++) {
+	for (i = 0; i < a.nr_records; i++) {
 		t->covered += rec[i].nr_pages;
 		if (rec[i].flags & KPAGEIDLE_FOLIO_IDLE)
 			t->idle += rec[i].nr_pages;
 	}
-	t->records += KPAGEIDLE_NR_RECORDS(&a);
+	t->records += a.nr_records;
 	*pfn = a.walk_end;
 	return 1;
 }

@@ -320,7 +320,7 @@ static void tally(const struct kpageidle_scan_arg *a, uint64_t ino,
 	uint64_t i, bytes;
 	int k;
 
-	for (i = 0; i < KPAGEIDLE_NR_RECORDS(a); i++) {
+	for (i = 0; i < a->nr_records; i++) {
 		if (rec[i].cgroup != ino)
 			continue;
 		bytes = rec[i].nr_pages * PAGE;
@@ -357,7 +357,7 @@ static void ioctl_pass(int fd, uint64_t ino, struct sample *s)
 					continue;
 				die("KPAGEIDLE_SCAN");
 			}
-			if (a.walk_end <= pfn || KPAGEIDLE_NR_RECORDS(&a) > RECS) {
+			if (a.walk_end <= pfn || a.nr_records > RECS) {
 				errno = EIO;
 				die("KPAGEIDLE_SCAN: walk_end or nr_records");
 			}

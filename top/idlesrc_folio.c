@@ -117,7 +117,7 @@ ssize_t idlesrc_folios(struct idlesrc *s, uint64_t pfn, uint64_t end, int mark,
 		*walk_end = end;	/* at or past max_pfn: nothing there */
 		return 0;
 	}
-	nr = KPAGEIDLE_NR_RECORDS(&a);
+	nr = a.nr_records;
 	if (!records_ok(s, &a, nr)) {
 		errno = EIO;	/* not what the ABI says */
 		return -1;

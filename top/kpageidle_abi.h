@@ -1,25 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * kpageidle_abi.h - the KPAGEIDLE_SCAN ioctl of /proc/kpageidle, a copy of
- * its part of include/uapi/linux/fs.h from the kernel series (like the
- * copies in tools/include/uapi), so that idletop builds against any
- * installed kernel headers.  When the installed <linux/fs.h> has the
- * ioctl, it is used instead and this copy defines nothing of it; the
- * per-folio output (KPAGEIDLE_SCAN_FOLIOS) is tested for apart, as a
- * header may have the ioctl without it.  KPAGEIDLE_NR_RECORDS(arg) names
- * the count of records either way (reserved[0] in such a header).
+ * include/uapi/linux/kpageidle.h from the kernel series (like the copies
+ * in tools/include/uapi), so that idletop builds against any installed
+ * kernel headers.  When the installed headers have <linux/kpageidle.h>,
+ * it is used instead and this copy defines nothing.  The ioctl's code is
+ * the series' own (0xBA, not an upstream assignment): a kernel without
+ * the series answers it with ENOTTY, and idletop falls back to the files.
  */
 #ifndef IDLETOP_KPAGEIDLE_ABI_H
 #define IDLETOP_KPAGEIDLE_ABI_H
 
-#include <linux/fs.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#ifndef KPAGEIDLE_SCAN
-#ifndef PROCFS_IOCTL_MAGIC
-#define PROCFS_IOCTL_MAGIC	'f'
+#if defined(__has_include)
+#if __has_include(<linux/kpageidle.h>)
+#include <linux/kpageidle.h>
 #endif
+#endif
+
+#ifndef KPAGEIDLE_SCAN
+#define KPAGEIDLE_IOCTL_MAGIC	0xBA
 
 /* Flags for struct kpageidle_scan_arg.flags */
 #define KPAGEIDLE_SCAN_MARK	(1ULL << 0)	/* re-mark each user page idle after testing it */
@@ -40,19 +42,6 @@ struct kpageidle_scan_arg {
 	__u64 cgroup_id;	/* in: with KPAGEIDLE_SCAN_CGROUP, a cgroup v2 id; else zero */
 };
 
-#define KPAGEIDLE_SCAN_ARG_SIZE_VER0	80
-
-#define KPAGEIDLE_SCAN	_IOWR(PROCFS_IOCTL_MAGIC, 18, struct kpageidle_scan_arg)
-#define KPAGEIDLE_NR_RECORDS(a)	((a)->nr_records)
-#endif
-
-#ifndef KPAGEIDLE_SCAN_FOLIOS
-/* an installed header with the ioctl but before the per-folio output */
-#define KPAGEIDLE_SCAN_FOLIOS	(1ULL << 1)
-#define KPAGEIDLE_NR_RECORDS(a)	((a)->reserved[0])
-#endif
-
-#ifndef KPAGEIDLE_FOLIO_IDLE
 /*
  * One record of KPAGEIDLE_SCAN_FOLIOS: a folio whose head PFN is in the
  * walked range, or a run of consecutive folios with the same cgroup and
@@ -70,10 +59,11 @@ struct kpageidle_folio {
 #define KPAGEIDLE_FOLIO_ANON		(1U << 1)	/* folio_test_anon() (KSM too) */
 #define KPAGEIDLE_FOLIO_SWAPBACKED	(1U << 2)	/* anon, shmem, tmpfs */
 #define KPAGEIDLE_FOLIO_UNEVICTABLE	(1U << 3)
-#endif
 
-#ifndef KPAGEIDLE_NR_RECORDS
-#define KPAGEIDLE_NR_RECORDS(a)	((a)->nr_records)
+#define KPAGEIDLE_SCAN_ARG_SIZE_VER0	80
+
+#define KPAGEIDLE_SCAN \
+	_IOWR(KPAGEIDLE_IOCTL_MAGIC, 0x01, struct kpageidle_scan_arg)
 #endif
 
 #endif

@@ -315,7 +315,7 @@ static int fake_record(struct kpageidle_scan_arg *a, uint64_t pfn,
 		       uint64_t pages, uint32_t flags)
 {
 	struct kpageidle_folio *vec = (void *)(uintptr_t)a->vec;
-	__u64 *n = &KPAGEIDLE_NR_RECORDS(a);
+	__u64 *n = &a->nr_records;
 	uint64_t ino = fx_scan_fx->cg[pfn];
 	struct kpageidle_folio *l;
 
@@ -341,7 +341,7 @@ static int fake_folios(int fd, struct kpageidle_scan_arg *a, int mark)
 	uint64_t stop = a->end < fx_scan_fx->npfn ? a->end : fx_scan_fx->npfn;
 	uint64_t pfn = a->start, pages, v, one = 1;
 
-	KPAGEIDLE_NR_RECORDS(a) = 0;
+	a->nr_records = 0;
 	while (pfn < stop) {
 		pages = fake_folio_pages(pfn);
 		if (!pages) {

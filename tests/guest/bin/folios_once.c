@@ -49,7 +49,7 @@
 #include <unistd.h>
 #include "common.h"
 
-/* include/uapi/linux/fs.h of the series (top/kpageidle_abi.h) */
+/* include/uapi/linux/kpageidle.h of the series (top/kpageidle_abi.h) */
 struct scan_arg {
 	uint64_t size, flags, start, end, walk_end, vec, vec_len;
 	uint64_t nr_skipped, nr_records, cgroup_id;
@@ -59,7 +59,7 @@ struct folio_rec {
 	uint32_t flags, reserved;
 };
 #define SCAN_FOLIOS	(1ULL << 1)
-#define KPAGEIDLE_SCAN	_IOWR('f', 18, struct scan_arg)
+#define KPAGEIDLE_SCAN	_IOWR(0xBA, 0x01, struct scan_arg)
 
 #define KPF_LRU			5
 #define KPF_COMPOUND_HEAD	15

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 /*
- * include/uapi/linux/fs.h of the series (top/kpageidle_abi.h).  With
+ * include/uapi/linux/kpageidle.h of the series (top/kpageidle_abi.h).  With
  * SCAN_MARK the ioctl needs a descriptor open for writing too (EBADF
  * otherwise, docs/kpageidle.md), as a write of marks does.
  */
@@ -39,7 +39,7 @@ struct scan_arg {
 	uint64_t nr_skipped, nr_records, reserved;
 };
 #define SCAN_MARK	1ULL
-#define KPAGEIDLE_SCAN	_IOWR('f', 18, struct scan_arg)
+#define KPAGEIDLE_SCAN	_IOWR(0xBA, 0x01, struct scan_arg)
 
 #define KPF_LRU		5
 #define KPF_HUGE	17
