@@ -148,7 +148,7 @@ static void lru_gen_state(int *id, unsigned long *min_seq, unsigned long *max_se
 {
 	static char buf[1 << 20];
 	char path[4096], *line, *save;
-	int fd, found = 0, mine = 0;
+	int fd, found = 0, mine = 0, node = -1;
 	ssize_t n, len = 0;
 	FILE *f = fopen("/proc/self/cgroup", "r");
 
@@ -173,14 +173,16 @@ static void lru_gen_state(int *id, unsigned long *min_seq, unsigned long *max_se
 
 		if (sscanf(line, "memcg %d %4095s", &i, p) == 2) {
 			mine = !strcmp(p, path);
+			node = -1;
 			if (mine) {
 				*id = i;
 				found = 1;
 			}
 		} else if (sscanf(line, "memcg %d", &i) == 1) {
 			mine = 0;
-		} else if (mine && sscanf(line, " %lu", &seq) == 1 &&
-			   !strstr(line, "node")) {
+		} else if (sscanf(line, " node %d", &node) == 1) {
+			;	/* the generations below are this node's */
+		} else if (mine && node == 0 && sscanf(line, " %lu", &seq) == 1) {
 			if (found == 1)
 				*min_seq = seq;
 			*max_seq = seq;

@@ -6,14 +6,17 @@
 # batch run, a report every 3 s), then the test asks the host for a
 # 256 MiB DIMM (vm/run --monitor: a console line makes it object_add +
 # device_add pc-dimm), onlines its blocks as movable and starts a
-# workload there (memhold anon: 160 MiB, a quarter hot).  Then
-# /proc/kpageidle and the scan ioctl read the workload's cold pages on
-# the new PFNs idle, and the idletop that was running before the DIMM
-# existed counts the workload (resident, idle) within 2%.  Last, every
-# new block is offlined (the workload's pages migrate) while scans of
-# the range and idletop run: no error, no splat (the runner checks the
-# kernel log), offline PFNs read 0, and idletop's first cycle begun after
-# the offlining counts the migrated workload within 2%.
+# workload there (memhold anon: 160 MiB, a quarter hot).  The idletop
+# that was running before the DIMM existed counts the workload
+# (resident, idle) within 2%.  It marks, so it holds the right to mark
+# (one marker at a time): a write of marks must get EBUSY meanwhile.
+# With it stopped, /proc/kpageidle and the scan ioctl read the
+# workload's cold pages on the new PFNs idle.  Last, a second idletop
+# runs and every new block is offlined (the workload's pages migrate)
+# while reads of the range and idletop's marking scans run: no error, no
+# splat (the runner checks the kernel log), offline PFNs read 0, and
+# idletop's first cycle begun after the offlining counts the migrated
+# workload within 2%.
 
 set -u
 . "$(dirname "$0")/../common"
@@ -45,8 +48,12 @@ trap cleanup EXIT
 [ -z "$cpuset" ] || echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control || exit 1
 bad() { echo "FAIL: $*"; fail=1; }
 
-idletop -b -d 3 --cpu 100 --format openmetrics -o om 2> idletop.err &
-top=$!
+start_idletop() {
+	rm -f om
+	idletop -b -d 3 --cpu 100 --format openmetrics -o om 2> idletop.err &
+	top=$!
+}
+start_idletop
 cycle() { sed -n 's/^idletop_cycle \([0-9]*\)$/\1/p' om 2>/dev/null; }
 wait_cycles() {	# N: until N more reports are out
 	want=$(( $(cycle || echo 0) + $1 )) i=0
@@ -106,6 +113,23 @@ within() {	# what measured expected slack
 	d=$(($2 - $3)); [ $d -lt 0 ] && d=$((-d))
 	[ $d -le $4 ] && echo "ok: $1: $2 vs $3" || bad "$1: $2, want $3 +- $4"
 }
+# the idletop started before the DIMM existed
+wait_cycles 3
+get() { grep -F "$1{cgroup=\"/distro-hotplug\",kind=\"anon\"} " om | awk '{ print $2 }'; }
+res=$(get idletop_self_resident_bytes) idle=$(get idletop_self_idle_bytes)
+within "idletop resident anon" "${res:-0}" $((160 * M)) $((160 * M / 50))
+within "idletop idle anon" "${idle:-0}" $((120 * M)) $((160 * M / 50))
+# It marks through the scan ioctl, so it holds the right to mark: a
+# second marker gets EBUSY (docs/kpageidle.md, one marker at a time).
+if pfnstate markrange $lo $hi 2> markerr; then
+	bad "a write of marks succeeded while idletop marks"
+elif grep -q 'busy' markerr; then
+	echo "ok: a write of marks while idletop marks: $(cat markerr)"
+else
+	bad "a write of marks while idletop marks failed otherwise: $(cat markerr)"
+fi
+kill $top; wait $top 2>/dev/null; top=
+
 # /proc/kpageidle over the new PFNs: the cold pages, and little else.
 # The read and write path flushes no TLB, by design (docs/kpageidle.md,
 # TLBs): memhold on another CPU may keep loading its hot pages through
@@ -140,15 +164,13 @@ set -- $(echo "$r" | tr '=' ' ')
 [ "$2" -eq $((hi - lo)) ] || bad "the scan ioctl stopped at $2 of $((hi - lo)) PFNs"
 within "scan ioctl idle PFNs on the DIMM" "$4" "$cold_above" $((cold_above / 50 + 256))
 
-# the idletop started before the DIMM existed
-wait_cycles 3
-get() { grep -F "$1{cgroup=\"/distro-hotplug\",kind=\"anon\"} " om | awk '{ print $2 }'; }
-res=$(get idletop_self_resident_bytes) idle=$(get idletop_self_idle_bytes)
-within "idletop resident anon" "${res:-0}" $((160 * M)) $((160 * M / 50))
-within "idletop idle anon" "${idle:-0}" $((120 * M)) $((160 * M / 50))
 
-# offline the new blocks while scans run
-(while :; do pfnstate range $lo $hi > /dev/null || { echo scan failed > scanfail; exit 1; }; done) &
+# offline the new blocks while a new idletop marks (the scan ioctl) and
+# reads of /proc/kpageidle over the range run (reads need no right to
+# mark)
+start_idletop
+wait_cycles 1
+(while :; do pfnstate count $lo $hi > /dev/null || { echo read failed > scanfail; exit 1; }; done) &
 scans=$!
 offlined=0
 for b in $(cat new); do
@@ -164,7 +186,7 @@ done
 toff=$(date +%s)
 sleep 2
 kill $scans; wait $scans 2>/dev/null; scans=
-[ -e scanfail ] && bad "a scan of the range failed while blocks went offline"
+[ -e scanfail ] && bad "a read of the range failed while blocks went offline"
 [ $offlined -gt 0 ] || bad "no new block could be offlined"
 echo "offlined $offlined of $(wc -l < new) blocks"
 set -- $(pfnstate count $lo $hi | tr = ' ')
