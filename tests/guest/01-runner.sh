@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# timeout: 120
 #
 # The runner itself: it passes, skips, fails and times out tests as
 # documented, names them, and its summary and exit status follow; a skip
@@ -6,8 +7,8 @@
 # whole test (its cgroup and the cgroups it made); the global knobs a test
 # leaves changed are put back; a report in the kernel log fails the test
 # that was running and names the test before it as a suspect; each
-# test's output is printed between markers with idlemem.logs=console.
-# timeout: 120
+# test's output is printed between markers with idlemem.logs=console; a
+# report in the kernel log of the boot fails the run as "boot".
 set -e
 runner=/tests/guest/runner
 d=$PWD/suite
@@ -112,3 +113,15 @@ if run out3.txt no-such-test; then
 fi
 grep -qxF "no guest test matches: no-such-test" out3.txt || { cat out3.txt; exit 1; }
 [ "$(tail -n 1 out3.txt)" = "0 passed, 0 failed" ] || { cat out3.txt; exit 1; }
+
+# A report in the kernel log before the first test fails the run as
+# "boot", shown, even when every test passes.
+echo "WARNING: runner selftest boot splat" > /dev/kmsg
+if run out4.txt pass; then
+	cat out4.txt; echo "a report in the boot's kernel log did not fail the run"; exit 1
+fi
+grep -qxF "FAIL boot: the kernel log of the boot reports a problem" out4.txt ||
+	{ cat out4.txt; echo "no FAIL boot line"; exit 1; }
+grep -q '^    .*WARNING: runner selftest boot splat$' out4.txt ||
+	{ cat out4.txt; echo "the boot's report is not shown"; exit 1; }
+[ "$(tail -n 1 out4.txt)" = "2 passed, 1 failed" ] || { cat out4.txt; exit 1; }

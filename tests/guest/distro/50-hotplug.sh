@@ -85,8 +85,14 @@ bp=$((bs / 4096))
 lo= hi=
 for b in $(cat new); do
 	n=${b##*memory}
+	# The kernel may have onlined it already, into a zone of its choice
+	# (memhp_default_state, auto_movable policy), racing with this loop:
+	# kernel allocations there would keep it from going offline below.
+	if [ "$(cat "$b/state")" = online ] && ! grep -qx Movable "$b/valid_zones"; then
+		echo offline > "$b/state" || bad "cannot offline $b to online it movable"
+	fi
 	[ "$(cat "$b/state")" = online ] || echo online_movable > "$b/state" ||
-		bad "cannot online $b"
+		bad "cannot online $b movable"
 	s=$((n * bp))
 	[ -z "$lo" ] || [ $s -lt $lo ] && lo=$s
 	[ -z "$hi" ] || [ $((s + bp)) -gt $hi ] && hi=$((s + bp))

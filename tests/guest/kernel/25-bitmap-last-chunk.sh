@@ -26,14 +26,16 @@ max_pfn=$(( (0x$end + 1) / 4096 ))
 tail=$((max_pfn % 64))
 printf 'max_pfn 0x%x, %d PFNs in the last chunk\n' $max_pfn $tail
 words=$(( (max_pfn + 63) / 64 ))
-# Whether the block that holds the last PFN was hot-added: movable, or
-# offline (boot memory here is neither).
+# Whether the block that holds the last PFN was hot-added: bound to an
+# ACPI memory device (firmware_node: QEMU describes only its DIMMs so),
+# movable, or offline (boot memory here is none of these).
 hot_added_top() {
 	m=/sys/devices/system/memory
 	[ -r $m/block_size_bytes ] || return 1
 	b=$m/memory$(( (max_pfn - 1) / (0x$(cat $m/block_size_bytes) / 4096) ))
 	[ -d "$b" ] || return 1
-	[ "$(cat "$b/state")" = offline ] || grep -qx Movable "$b/valid_zones"
+	[ -e "$b/firmware_node" ] || [ "$(cat "$b/state")" = offline ] ||
+		grep -qx Movable "$b/valid_zones"
 }
 if [ $tail -eq 0 ] && hot_added_top; then
 	echo "the last PFN is in hot-added memory: no partial chunk to test"
