@@ -170,7 +170,6 @@ set -- $(echo "$r" | tr '=' ' ')
 [ "$2" -eq $((hi - lo)) ] || bad "the scan ioctl stopped at $2 of $((hi - lo)) PFNs"
 within "scan ioctl idle PFNs on the DIMM" "$4" "$cold_above" $((cold_above / 50 + 256))
 
-
 # offline the new blocks while a new idletop marks (the scan ioctl) and
 # reads of /proc/kpageidle over the range run (reads need no right to
 # mark)
