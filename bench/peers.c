@@ -321,7 +321,7 @@ static void tally(const struct kpageidle_scan_arg *a, uint64_t ino,
 	int k;
 
 	for (i = 0; i < a->nr_records; i++) {
-		if (rec[i].cgroup != ino)
+		if (rec[i].cgroup_id != ino)
 			continue;
 		bytes = rec[i].nr_pages * PAGE;
 		if (!(rec[i].flags & KPAGEIDLE_FOLIO_IDLE)) {

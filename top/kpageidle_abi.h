@@ -50,7 +50,7 @@ struct kpageidle_scan_arg {
 struct kpageidle_folio {
 	__u64 pfn;		/* first PFN of the run */
 	__u64 nr_pages;		/* PFNs in the run */
-	__u64 cgroup;		/* memcg's cgroup inode (as /proc/kpagecgroup), 0: none */
+	__u64 cgroup_id;	/* memcg's cgroup id (64-bit: as /proc/kpagecgroup), 0: none */
 	__u32 flags;		/* KPAGEIDLE_FOLIO_* */
 	__u32 reserved;		/* 0 */
 };

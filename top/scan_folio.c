@@ -51,7 +51,7 @@ static int count_records(struct scanner *sc, uint64_t pfn, uint64_t walk_end,
 		at = r->pfn + r->nr_pages;
 		e = at < sc->nr_pfns ? at : sc->nr_pfns;
 		for (p = r->pfn; p < e; p++)
-			if (count_page(sc, p, f, r->cgroup, idle))
+			if (count_page(sc, p, f, r->cgroup_id, idle))
 				return -1;
 	}
 	clear_ages(sc, at, walk_end);

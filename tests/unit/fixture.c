@@ -323,14 +323,14 @@ static int fake_record(struct kpageidle_scan_arg *a, uint64_t pfn,
 		return 0;	/* no room at all */
 	l = *n ? &vec[*n - 1] : NULL;
 	if (l && !fx_scan_nomerge && l->pfn + l->nr_pages == pfn &&
-	    l->cgroup == ino && l->flags == flags) {
+	    l->cgroup_id == ino && l->flags == flags) {
 		l->nr_pages += pages;
 		return 1;
 	}
 	if (*n == a->vec_len)
 		return 0;
 	vec[(*n)++] = (struct kpageidle_folio){ .pfn = pfn, .nr_pages = pages,
-						.cgroup = ino, .flags = flags };
+						.cgroup_id = ino, .flags = flags };
 	fx_scan_records++;
 	return 1;
 }

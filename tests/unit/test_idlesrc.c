@@ -319,7 +319,7 @@ static void check_bad(struct t *t, uint64_t pfn, uint64_t n, uint64_t cg,
 	ssize_t r;
 
 	bad_rec = (struct kpageidle_folio){ .pfn = pfn, .nr_pages = n,
-					    .cgroup = cg };
+					    .cgroup_id = cg };
 	bad_at = at;
 	bad_walk = walk;
 	errno = 0;

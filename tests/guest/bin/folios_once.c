@@ -238,7 +238,7 @@ static void print_rec(size_t i)
 
 	printf("    record %zu: pfn %#" PRIx64 " +%" PRIu64 " (to %#" PRIx64
 	       ") cgroup %" PRIu64 " flags %#x\n", i, r->pfn, r->nr_pages,
-	       r->pfn + r->nr_pages, r->cgroup, r->flags);
+	       r->pfn + r->nr_pages, r->cgroup_id, r->flags);
 }
 
 /* Print the records around pfn: two before the one at it, two after. */
