@@ -55,7 +55,7 @@ struct scan_arg {
 	uint64_t nr_skipped, nr_records, cgroup_id;
 };
 struct folio_rec {
-	uint64_t pfn, nr_pages, cgroup;
+	uint64_t pfn, nr_pages, cgroup_id;
 	uint32_t flags, reserved;
 };
 #define SCAN_FOLIOS	(1ULL << 1)
