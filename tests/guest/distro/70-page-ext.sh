@@ -11,8 +11,11 @@
 # on the running kernel: a 64-bit kernel with page_ext built in, no
 # "allocated N bytes of page_ext" in the boot's log (which must still
 # have its first line) (Debian enables no client: PAGE_OWNER and PAGE_TABLE_CHECK are off),
-# and marks through /proc/kpageidle over the first node's memory read back
-# idle.  (It used to compare /proc/kpageidle with KPF_IDLE of
+# and marks through /proc/kpageidle over all memory read back idle: at
+# least half of the 16 MiB of page cache the test writes first and then
+# leaves alone (a few may still wait in a per-CPU LRU batch, unmarkable;
+# how much else is user memory depends on the tests before it).  (It
+# used to compare /proc/kpageidle with KPF_IDLE of
 # /proc/kpageflags right after the read that set that same PG_idle: both
 # read page_is_idle(), with page_ext or without, so that proved nothing.)
 
@@ -37,19 +40,24 @@ if grep 'bytes of page_ext' $boot; then
 fi
 echo "ok: no page_ext allocated"
 
-# node 0's PFNs, marked, then read through /proc/kpageidle
+# 16 MiB of page cache of our own, written and then left alone
+need_scratch
+f=/mnt/scratch/page-ext.dat
+trap 'rm -f $f' EXIT
+dd if=/dev/urandom of=$f bs=1M count=16 2> /dev/null || exit 1
+sync
+# every node's PFNs, marked, then read through /proc/kpageidle
 lo=$(awk '/start_pfn/ { print $2; exit }' /proc/zoneinfo)
-hi=$(awk '/^Node 0,/ { n0 = 1 } /^Node [1-9]/ { n0 = 0 }
-	n0 && $1 == "spanned" { s = $2 }
-	n0 && $1 == "start_pfn:" { if ($2 + s > e) e = $2 + s }
+hi=$(awk '$1 == "spanned" { s = $2 }
+	$1 == "start_pfn:" { if ($2 + s > e) e = $2 + s }
 	END { print e + 0 }' /proc/zoneinfo)
 lo=$(( (lo + 63) / 64 * 64 ))
-[ "$hi" -gt "$lo" ] || { echo "FAIL: no PFN range for node 0 in /proc/zoneinfo"; exit 1; }
-echo "node 0 PFNs [$lo, $hi)"
+[ "$hi" -gt "$lo" ] || { echo "FAIL: no PFN range in /proc/zoneinfo"; exit 1; }
+echo "PFNs [$lo, $hi)"
 pfnstate markrange "$lo" "$hi" || exit 1
 sleep 2
 r=$(pfnstate count "$lo" "$hi") || exit 1
 set -- $(echo "$r" | tr '=' ' ')
 echo "$r"
-[ "$2" -gt 1000 ] || { echo "FAIL: only $2 idle PFNs after marking"; exit 1; }
-echo "ok: $2 of node 0's PFNs read idle after marking"
+[ "$2" -ge 2048 ] || { echo "FAIL: only $2 idle PFNs after marking, 4096 written"; exit 1; }
+echo "ok: $2 PFNs read idle after marking (4096 written by the test)"
