@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm/run returns the guest command's exit status, passes arguments and
-# every --append through, and a guest kernel panic fails the run at once
-# (not at the timeout: exit 125, well before its 300 s), showing the
-# panic.
+# vm/run returns the guest command's exit status (also with --tcg-single),
+# passes arguments and every --append through, and a guest kernel panic
+# fails the run at once (not at the timeout: exit 125, well before its
+# 300 s), showing the panic.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 run() { "$top/vm/run" --kernel "$IDLEMEM_BZIMAGE" --initrd "$IDLEMEM_INITRD" "$@"; }
@@ -15,6 +15,11 @@ rc=$?
 
 out=$(run -- sh -c "printf '%s|' \"\$@\"" sh "a b" "it's" '$HOME' 2>&1)
 echo "$out" | grep -qF "a b|it's|\$HOME|" || { echo "arguments not passed verbatim: $out"; exit 1; }
+
+# single-threaded TCG (vm/test-distro's runs of stress/20) boots too
+run --tcg-single -- sh -c 'exit 5' > /dev/null 2>&1
+rc=$?
+[ $rc -eq 5 ] || { echo "vm/run --tcg-single -- sh -c 'exit 5' exited $rc"; exit 1; }
 
 out=$(run --append idlemem.a=1 --append "idlemem.b=2 idlemem.c=3" -- cat /proc/cmdline 2>&1)
 echo "$out" | grep -q "idlemem.a=1 idlemem.b=2 idlemem.c=3" ||
