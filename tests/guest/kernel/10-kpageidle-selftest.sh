@@ -14,8 +14,10 @@ if ! command -v kpageidle_test >/dev/null 2>&1; then
 	exit 1
 fi
 
+ipi_trace_start
 KPAGEIDLE_TEST_DIR=/mnt/scratch kpageidle_test > tap.txt 2>&1
 rc=$?
 cat tap.txt
+ipi_trace_report tap.txt
 echo "---- kpageidle_test exited $rc"
 kselftest_check tap.txt "$rc"
