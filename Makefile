@@ -13,6 +13,7 @@ SHELL := /bin/bash
 #                   variant of its own, e.g. to show what a fix fixes)
 #   VM_OPTS         extra vm/run options for test and run (e.g. --mem 2G)
 #   TESTS           only guest tests whose names contain these words
+#                   (a word "!word" leaves out those that contain it)
 #   DEBUG=1         the debug kernel variant (vm/debug.config: DEBUG_VM,
 #                   PROVE_LOCKING, KASAN, ...); `make test-debug` sets it
 #   DEBUG_SMOKE=0   `make test` without its debug smoke (the kernel-facing

@@ -114,6 +114,17 @@ fi
 grep -qxF "no guest test matches: no-such-test" out3.txt || { cat out3.txt; exit 1; }
 [ "$(tail -n 1 out3.txt)" = "0 passed, 0 failed" ] || { cat out3.txt; exit 1; }
 
+# "!TEXT" leaves out every test whose name contains TEXT: beside a
+# pattern that selects it, and alone (every other test runs).
+run out5.txt pass '!h-listed' || { cat out5.txt; echo "run with an exclusion failed"; exit 1; }
+grep -q '^PASS a-pass (' out5.txt || { cat out5.txt; echo "a-pass did not run beside !h-listed"; exit 1; }
+! grep -q 'h-listed-passes' out5.txt || { cat out5.txt; echo "!h-listed did not leave it out"; exit 1; }
+[ "$(tail -n 1 out5.txt)" = "1 passed, 0 failed" ] || { cat out5.txt; exit 1; }
+run out6.txt '!sub/' '!c-' '!f-' '!g-' '!i-' '!j-' ||
+	{ cat out6.txt; echo "run of exclusions alone failed"; exit 1; }
+[ "$(tail -n 1 out6.txt)" = "2 passed, 0 failed, 1 skipped" ] || { cat out6.txt; exit 1; }
+grep -q '^PASS h-listed-passes (' out6.txt || { cat out6.txt; echo "exclusions alone did not run the rest"; exit 1; }
+
 # A report in the kernel log before the first test fails the run as
 # "boot", shown, even when every test passes.
 echo "WARNING: runner selftest boot splat" > /dev/kmsg
