@@ -36,7 +36,7 @@
  */
 struct scan_arg {
 	uint64_t size, flags, start, end, walk_end, vec, vec_len;
-	uint64_t nr_skipped, nr_records, reserved;
+	uint64_t nr_skipped, nr_records, cgroup_id;
 };
 #define SCAN_MARK	1ULL
 #define KPAGEIDLE_SCAN	_IOWR(0xBA, 0x01, struct scan_arg)
