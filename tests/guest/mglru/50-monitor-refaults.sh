@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 240
+# timeout: 300
 #
 # What an idle page monitor does to reclaim under memory.high
 # (docs/mglru.md, "Marking and MGLRU reclaim").  Marking clears accessed
@@ -9,12 +9,13 @@
 #
 # A workload (mglru_refault) in a cgroup with memory.high 40 MiB: a hot set of
 # 16 MiB anon written once a second, a cold set of 64 MiB anon written
-# sequentially at 1000 pages/s, swap on zram.  Three variants, each in a
+# sequentially at 1000 pages/s, swap on zram.  Four variants, each in a
 # fresh cgroup, 10 s warm-up then 30 s measured:
 #
 #   mglru-none       lru_gen on, no monitor
 #   mglru-idletop    lru_gen on, idletop -b --period 15 --first-window 0 (a steady
 #                    monitor: no first-window burst; else defaults)
+#   classic-none     lru_gen off, no monitor (the control of the next)
 #   classic-idletop  lru_gen off, the same idletop (reference)
 #
 # idletop's default period is 60 s; 15 s (CPU budget and slices at their
@@ -25,7 +26,14 @@
 # One line per variant.  The test asserts that the measurement is sound
 # (pressure, all of the cold set reclaimed and refaulted in every variant,
 # idletop completed a cycle) and that, on the classic LRU, the monitor costs
-# at most 1% of the hot set's accesses in refaults.  It does not bound MGLRU
+# at most 1% of the hot set's accesses in refaults: the hot refaults with
+# idletop exceed those of the same boot's classic-none by at most that
+# much.  The control is what makes it the monitor's cost: a guest whose
+# hot thread is held off its CPU for long (a loaded host, a busier
+# kernel) can refault hot pages with or without a monitor; without a
+# control the bound failed once (2.09%, Debian's 6.12 configuration) and
+# could not say which.  The control itself must keep the hot set (at most
+# 5% refaulted), else the measurement is unsound.  It does not bound MGLRU
 # with the monitor: it prints both MGLRU figures.  One run of each proves
 # little there: MGLRU alone, without a monitor, evicts the whole hot set in
 # some runs and nothing of it in others (docs/mglru.md has the figures of
@@ -157,13 +165,20 @@ check() {	# what test-expression
 
 run mglru-none y
 run mglru-idletop y -b --period $PERIOD --first-window 0
+run classic-none n
 run classic-idletop n -b --period $PERIOD --first-window 0
 
-# The product on the classic LRU: marking sets PG_young, which
-# folio_referenced() honours, so the monitor must not push the hot set out.
+# The product on the classic LRU: the monitor must not push the hot set
+# out, at most 1% of its accesses refaulting beyond what the control
+# refaulted.  A bound on harm, not a test of PG_young: without it the hot
+# set stays here too (docs/mglru.md); marking_keeps_referenced tests it.
 hot_f=$(val hot_majflt "$r_classic_idletop")
-bound=$(($(val hot_passes "$r_classic_idletop") * hot_pages / 100))
-check "classic-idletop: hot refaults $hot_f <= 1% of hot accesses ($bound)" \
+base=$(val hot_majflt "$r_classic_none")
+ctl=$(($(val hot_passes "$r_classic_none") * hot_pages * 5 / 100))
+check "classic-none: the control kept the hot set ($base <= 5%: $ctl)" \
+	"$base -le $ctl"
+bound=$((base + $(val hot_passes "$r_classic_idletop") * hot_pages / 100))
+check "classic-idletop: hot refaults $hot_f <= classic-none's $base + 1% of hot accesses ($bound)" \
 	"$hot_f -le $bound"
 
 # The effect on MGLRU, reported, not bounded: no threshold is agreed on.
