@@ -5,7 +5,7 @@
  * in tools/include/uapi), so that idletop builds against any installed
  * kernel headers.  When the installed headers have <linux/kpageidle.h>,
  * it is used instead and this copy defines nothing.  The ioctl's code is
- * the series' own (0xBA, not an upstream assignment): a kernel without
+ * the series' own (0xBB, not an upstream assignment): a kernel without
  * the series answers it with ENOTTY, and idletop falls back to the files.
  */
 #ifndef IDLETOP_KPAGEIDLE_ABI_H
@@ -21,7 +21,7 @@
 #endif
 
 #ifndef KPAGEIDLE_SCAN
-#define KPAGEIDLE_IOCTL_MAGIC	0xBA
+#define KPAGEIDLE_IOCTL_MAGIC	0xBB
 
 /* Flags for struct kpageidle_scan_arg.flags */
 #define KPAGEIDLE_SCAN_MARK	(1ULL << 0)	/* re-mark each user page idle after testing it */

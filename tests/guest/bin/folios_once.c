@@ -59,7 +59,7 @@ struct folio_rec {
 	uint32_t flags, reserved;
 };
 #define SCAN_FOLIOS	(1ULL << 1)
-#define KPAGEIDLE_SCAN	_IOWR(0xBA, 0x01, struct scan_arg)
+#define KPAGEIDLE_SCAN	_IOWR(0xBB, 0x01, struct scan_arg)
 
 #define KPF_LRU			5
 #define KPF_COMPOUND_HEAD	15

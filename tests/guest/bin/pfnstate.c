@@ -39,7 +39,7 @@ struct scan_arg {
 	uint64_t nr_skipped, nr_records, cgroup_id;
 };
 #define SCAN_MARK	1ULL
-#define KPAGEIDLE_SCAN	_IOWR(0xBA, 0x01, struct scan_arg)
+#define KPAGEIDLE_SCAN	_IOWR(0xBB, 0x01, struct scan_arg)
 
 #define KPF_LRU		5
 #define KPF_HUGE	17
