@@ -120,14 +120,8 @@ static void die(const char *what)
 	exit(1);
 }
 
-static double clk(clockid_t id)
-{
-	struct timespec ts;
-
-	if (clock_gettime(id, &ts))
-		die("clock_gettime");
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+/* uses die() */
+#include "benchutil.h"
 
 static void nap(double s)
 {
@@ -374,9 +368,9 @@ static void ioctl_sample(uint64_t ino, struct sample *s)
 
 	if (fd < 0)
 		die("/proc/kpageidle");
-	c0 = clk(CLOCK_THREAD_CPUTIME_ID);
+	c0 = now(CLOCK_THREAD_CPUTIME_ID);
 	ioctl_pass(fd, ino, s);
-	s->cpu_s = clk(CLOCK_THREAD_CPUTIME_ID) - c0;
+	s->cpu_s = now(CLOCK_THREAD_CPUTIME_ID) - c0;
 	close(fd);	/* closed between cycles, as the peers must be */
 }
 
@@ -488,7 +482,7 @@ static void mglru_sample(const char *rel, struct sample *s, int *idp)
 {
 	static struct gen g[1024];
 	char cmd[128];
-	double c0 = clk(CLOCK_THREAD_CPUTIME_ID);
+	double c0 = now(CLOCK_THREAD_CPUTIME_ID);
 	unsigned long seq;
 	int n, nid;
 
@@ -512,7 +506,7 @@ static void mglru_sample(const char *rel, struct sample *s, int *idp)
 	slurp(LRU_GEN_FULL);
 	n = parse_gens(*idp, g, 1024);
 	sum_gens(g, n, s);
-	s->cpu_s = clk(CLOCK_THREAD_CPUTIME_ID) - c0;
+	s->cpu_s = now(CLOCK_THREAD_CPUTIME_ID) - c0;
 }
 
 /* ---- damon: paddr through sysfs ---- */
@@ -696,7 +690,7 @@ static int run(const char *peer, double wait, int cycles, long sample_us,
 		if (!strcmp(peer, "damon") && aggr > 0)
 			s.idle = s.resident - s.busy;
 		irqs_now(&i1);
-		w1 = clk(CLOCK_MONOTONIC);
+		w1 = now(CLOCK_MONOTONIC);
 		if (c)	/* cycle 0 primes: its end starts cycle 1 */
 			emit(peer, c, w1 - w0, &s, &i0, &i1, aggr);
 		i0 = i1;

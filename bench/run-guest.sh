@@ -14,7 +14,8 @@
 #   BENCH_PEER_*    the peers part: run-peers.sh
 #   BENCH_ONLY      "flush": only the TLB flush part, on an idle guest;
 #                   "folios": only the folio records part (run-folios.sh);
-#                   "peers": only the peers part (run-peers.sh)
+#                   "peers": only the peers part (run-peers.sh);
+#                   "rmaplock": only the rmap lock part
 #   BENCH_FLUSH_CALLS   flush cost: calls per mode per round (default 200)
 #   BENCH_FLUSH_ROUNDS  flush cost: rounds of calls (default 10)
 #   BENCH_FLUSH_PAIRS   flush cost: touchloop rounds per call size (default 3)
@@ -24,10 +25,15 @@
 #   BENCH_FLUSH_TOUCH_S flush cost: seconds per touchloop run (default 3)
 #   BENCH_FLUSH_TOUCH_MIB flush cost: touchloop's memory (default 4)
 #   BENCH_FLUSH_TICK_MS flush cost: touchloop's ticker (default 20)
+#   BENCH_RMAPLOCK_SHARERS rmap lock: processes mapping the file (default 500)
+#   BENCH_RMAPLOCK_PAGES   rmap lock: pages of the file (default 64)
+#   BENCH_RMAPLOCK_SECONDS rmap lock: seconds per mode and round (default 5)
+#   BENCH_RMAPLOCK_ROUNDS  rmap lock: rounds (default 5)
 #
 # Output: lines "BENCH ...", "BENCHSTEP ...", "TOUCH ...", "BENCHINFO ...",
 # "BENCHIDLE ...", "BENCHCYCLE ...", "FLUSHINFO ...", "FLUSHCALL ...",
-# "FLUSHLOOP ..." that bench/report turns into the table and JSON.
+# "FLUSHLOOP ..." that bench/report turns into the table and JSON, and
+# "RMAPLOCK ...", "RMAPLOCKSUM ...", "RMAPLOCKINFO ..." (bench/run).
 set -u
 REPS=${BENCH_REPS:-5}
 WAIT=${BENCH_WAIT:-2}
@@ -44,6 +50,10 @@ FLUSH_CHUNKS=${BENCH_FLUSH_CHUNKS:-64 512 4096 65536 64pid}
 FLUSH_TOUCH_S=${BENCH_FLUSH_TOUCH_S:-3}
 FLUSH_TOUCH_MIB=${BENCH_FLUSH_TOUCH_MIB:-4}
 FLUSH_TICK_MS=${BENCH_FLUSH_TICK_MS:-20}
+RMAPLOCK_SHARERS=${BENCH_RMAPLOCK_SHARERS:-500}
+RMAPLOCK_PAGES=${BENCH_RMAPLOCK_PAGES:-64}
+RMAPLOCK_SECONDS=${BENCH_RMAPLOCK_SECONDS:-5}
+RMAPLOCK_ROUNDS=${BENCH_RMAPLOCK_ROUNDS:-5}
 INTERVAL=250	# wsgen: hot memory touched every 250 ms (several times per WAIT)
 CG=/sys/fs/cgroup/bench
 DIR=/mnt/scratch/bench
@@ -139,6 +149,29 @@ flushphase() {
 		done
 	done
 }
+# The rmap lock: an rmap walk holds a file's i_mmap_rwsem for read while
+# it visits every mapping of the page, and mmap()/munmap() of the file
+# wait for it.  rmaplock times mmap+munmap pairs of a file that
+# RMAPLOCK_SHARERS processes map, on CPU 0, while a scanner on CPU 1 marks
+# the file's pages with the scan ioctl (filtered by the cgroup the file
+# is charged to), through page_idle/bitmap (mainline: the same walks) or
+# not at all; before the workloads start.
+rmaplockphase() {
+	if [ "$(nproc)" -lt 2 ]; then
+		info rmaplock=skipped_one_cpu
+		return
+	fi
+	echo "--- rmap lock: $RMAPLOCK_SHARERS sharers, $RMAPLOCK_PAGES pages, $RMAPLOCK_ROUNDS rounds"
+	rmaplock "$RMAPLOCK_SHARERS" "$RMAPLOCK_PAGES" "$RMAPLOCK_SECONDS" \
+		"$RMAPLOCK_ROUNDS" "$CG/rmaplock" || die "rmaplock failed"
+	rmdir "$CG/rmaplock" 2>/dev/null
+}
+if [ "$ONLY" = rmaplock ]; then
+	t0=$(date +%s)
+	rmaplockphase
+	info done_s=$(( $(date +%s) - t0 ))
+	exit 0
+fi
 if [ "$ONLY" = flush ]; then
 	t0=$(date +%s)
 	flushphase
@@ -166,6 +199,7 @@ start() {	# name wsgen-args...
 	pids="$pids $!"
 }
 t0=$(date +%s)
+rmaplockphase
 start web --anon "$(sz 30):0.25" --shmem "$(sz 8):0.5"
 start db --file "$(sz 20):0.25" --mmap "$(sz 15):0.25"
 start batch --thp "$(sz 20):0.25"

@@ -107,6 +107,9 @@ static void die(const char *what)
 	exit(1);
 }
 
+/* uses die() */
+#include "benchutil.h"
+
 static int open_or_die(const char *path, int flags)
 {
 	int fd = open(path, flags | O_CLOEXEC);
@@ -325,25 +328,6 @@ static unsigned long cycle_rw(const char *path, int bitmap)
 	}
 	close(fd);
 	return pfns;
-}
-
-static double now(clockid_t clk)
-{
-	struct timespec ts;
-
-	if (clock_gettime(clk, &ts))
-		die("clock_gettime");
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity (two online CPUs needed)");
 }
 
 #define MAXCPU 64

@@ -9,8 +9,9 @@
 # by kind), the flush table against the call size (flush on: mark, off:
 # bitmap and write; CPU-s per GiB of PFNs visited, per-CPU interrupt
 # rates), a failed peer marked FAILED with exit 3 (which makes bench/run,
-# i.e. make bench, fail), and exit 1 on a log without results.
-# About 1 s.
+# i.e. make bench, fail), and exit 1 on a log without results; the rmap
+# lock table (bench/report-rmaplock); the programs bench/run builds
+# build.  About 2 s.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -20,6 +21,17 @@ ok()  { pass=$((pass + 1)); echo "ok: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 report=$top/bench/report
 M=1048576
+
+# exits NAME WANT OUT CMD...: CMD exits WANT, its output in OUT (shown
+# when it does not)
+exits() {
+	local name=$1 want=$2 out=$3 rc
+	shift 3
+	"$@" > "$out" 2>&1
+	rc=$?
+	[ $rc -eq "$want" ] && ok "$name: exit $want" ||
+		{ bad "$name: exit $rc, not $want"; cat "$out"; }
+}
 
 # want NAME FILE REGEX: a line of FILE matches the extended REGEX
 want() {
@@ -55,9 +67,7 @@ peer() {	# peer cycle wall cpu idle busy cal tlb [extra]
 	echo "PEERSUM scen=anon peer=damon cycles=3 ram_bytes=$((2048 * M)) monitored=$((2040 * M))"
 } > "$tmp/peers.log"
 
-"$report" --mem 2G --json "$tmp/peers.json" "$tmp/peers.log" > "$tmp/peers.out" 2>&1
-rc=$?
-[ $rc -eq 0 ] && ok "peers: exit 0" || { bad "peers: exit $rc"; cat "$tmp/peers.out"; }
+exits peers 0 "$tmp/peers.out" "$report" --mem 2G --json "$tmp/peers.json" "$tmp/peers.log"
 want "peers: ioctl row (median idle, error, CPU per GiB of RAM, per-CPU rates)" "$tmp/peers.out" \
 	'^anon +ioctl +2 +769 +768 +\+0\.1% +255 +0\.3000 +0\.1500 +0\.3000 +10,15 +2,4$'
 want "peers: none row (the workload alone)" "$tmp/peers.out" '^anon +none +2 +- +768 +- +- +- +- +- +1,2 +0,0$'
@@ -114,9 +124,7 @@ want "peers: a peer without a cycle has no figures" "$tmp/fail.out" \
 		echo "TOUCH run=flush-512-$m ops=1 seconds=3 ops_per_s=$ops cpu_s=3 ops_per_cpu_s=$ops"
 	done
 } > "$tmp/flush.log"
-"$report" --json "$tmp/flush.json" "$tmp/flush.log" > "$tmp/flush.out" 2>&1
-rc=$?
-[ $rc -eq 0 ] && ok "flush: exit 0" || { bad "flush: exit $rc"; cat "$tmp/flush.out"; }
+exits flush 0 "$tmp/flush.out" "$report" --json "$tmp/flush.json" "$tmp/flush.log"
 want "flush: flush on (mark) at 512 PFNs per call" "$tmp/flush.out" \
 	'^512 +mark +on +50 +0\.50x +0\.50x +0\.250 +500 +0,100 +0,90$'
 want "flush: flush off (bitmap) at 512 PFNs per call" "$tmp/flush.out" \
@@ -129,9 +137,46 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); r = [x for x in 
 
 # no results at all
 echo "$info" > "$tmp/empty.log"
-"$report" "$tmp/empty.log" > /dev/null 2>&1
-rc=$?
-[ $rc -eq 1 ] && ok "no results: exit 1" || bad "no results: exit $rc, not 1"
+exits "no results" 1 "$tmp/empty.out" "$report" "$tmp/empty.log"
+
+# the rmap lock part: bench/report-rmaplock's table, exit 1 without it
+{
+	echo "RMAPLOCKINFO sharers=500 pages=64 pfn_lo=7040 pfn_hi=524234 words=3 ioctl_pages=87 seconds=5.0 rounds=5"
+	echo "RMAPLOCK round=1 mode=none ops=240765 p50_us=16.9 p99_us=44.8 max_us=9456.6 passes=0 pass_cpu_ms=0.00 pages=0"
+	echo "RMAPLOCKSUM mode=none p50_us=14.1 p99_us=37.1 max_us=4927.1 p99_x=1.00 max_x=1.00 walk_us=0.0"
+	echo "RMAPLOCKSUM mode=ioctl p50_us=14.2 p99_us=61.9 max_us=5086.8 p99_x=1.67 max_x=1.03 walk_us=103.8"
+} | sed 's/$/\r/' > "$tmp/rmaplock.log"
+exits rmaplock 0 "$tmp/rmaplock.out" "$top/bench/report-rmaplock" "$tmp/rmaplock.log"
+want "rmaplock: the setting" "$tmp/rmaplock.out" \
+	'^rmap lock: mmap\+munmap of one page of a 64-page file that 500 processes map,$'
+want "rmaplock: no scanner, no CPU column" "$tmp/rmaplock.out" \
+	'^none +14\.1 +37\.1 +4927\.1 +1\.00 +1\.00 +-$'
+want "rmaplock: the ioctl row" "$tmp/rmaplock.out" \
+	'^ioctl +14\.2 +61\.9 +5086\.8 +1\.67 +1\.03 +103\.8$'
+[ "$(grep -c '^scanner ' "$tmp/rmaplock.out")" = 1 ] && ok "rmaplock: one header" ||
+	{ bad "rmaplock: not one header line"; cat "$tmp/rmaplock.out"; }
+exits "rmaplock: no results" 1 "$tmp/rmaplock-empty.out" \
+	"$top/bench/report-rmaplock" "$tmp/empty.log"
+
+# the bench programs build as bench/run builds them (nothing else does),
+# and rmaplock refuses bad arguments with its usage
+progs=$(sed -n 's/^for p in \(.*\); do$/\1/p' "$top/bench/run")
+[ -n "$progs" ] || bad "no list of programs in bench/run"
+for n in $progs; do
+	p=$top/bench/$n.c
+	if gcc -O2 -g0 -Wall -Wextra -Werror -static -I"$top/top" -o "$tmp/$n" "$p" \
+		2> "$tmp/$n.err"; then
+		ok "bench/$n.c builds"
+	else
+		bad "bench/$n.c does not build"; cat "$tmp/$n.err"
+	fi
+done
+if [ -x "$tmp/rmaplock" ]; then
+	"$tmp/rmaplock" 500 64 5 > /dev/null 2> "$tmp/usage.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q '^usage: rmaplock SHARERS PAGES SECONDS ROUNDS CGROUP_DIR' "$tmp/usage.err" &&
+		ok "rmaplock: usage, exit 2" || { bad "rmaplock: bad arguments gave exit $rc"; cat "$tmp/usage.err"; }
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
