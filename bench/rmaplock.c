@@ -85,22 +85,6 @@ static void die(const char *what)
 /* uses die() */
 #include "benchutil.h"
 
-static uint64_t pfn_of(const void *addr)
-{
-	uint64_t ent;
-	int fd = open("/proc/self/pagemap", O_RDONLY);
-
-	if (fd < 0)
-		die("/proc/self/pagemap");
-	if (pread(fd, &ent, sizeof(ent),
-		  (uintptr_t)addr / psz * sizeof(ent)) != sizeof(ent))
-		die("pagemap read");
-	close(fd);
-	if (!(ent >> 63))
-		die("memfd page not present");
-	return ent & ((1ULL << 55) - 1);
-}
-
 /*
  * What a scanner marks: the memfd's pages and as few others as it can.
  * For each 64 PFNs that hold memfd pages, the ioctl scans them filtered
@@ -197,6 +181,29 @@ static void target_add(struct target *t, uint64_t pfn)
 	t->word_bits[i] |= 1ULL << (pfn % 64);
 }
 
+/* Add the @n pages mapped at @mem, read from one pagemap read, to @t. */
+static void target_add_pages(struct target *t, const char *mem, int n)
+{
+	uint64_t *ent = calloc(n, sizeof(*ent));
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	int k;
+
+	if (!ent || fd < 0)
+		die("/proc/self/pagemap");
+	if (pread(fd, ent, n * sizeof(*ent),
+		  (uintptr_t)mem / psz * sizeof(*ent)) != (ssize_t)(n * sizeof(*ent)))
+		die("pagemap read");
+	close(fd);
+	for (k = 0; k < n; k++) {
+		if (!(ent[k] >> 63)) {
+			errno = ENOENT;
+			die("memfd page not present");
+		}
+		target_add(t, ent[k] & ((1ULL << 55) - 1));
+	}
+	free(ent);
+}
+
 /* Move this process to the cgroup @dir (made if missing): its id. */
 static uint64_t enter_cgroup(const char *dir)
 {
@@ -223,19 +230,19 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static double median(const double *v, int n)
 {
 	double t[MAX_ROUNDS];
-	int i, j;
 
 	memcpy(t, v, n * sizeof(*t));
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
-			double x = t[j];
-
-			t[j] = t[j - 1];
-			t[j - 1] = x;
-		}
+	qsort(t, n, sizeof(*t), cmp_double);
 	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
@@ -384,8 +391,7 @@ int main(int argc, char **argv)
 	if (mem == MAP_FAILED)
 		die("mmap memfd");
 	memset(mem, 1, len);
-	for (k = 0; k < npages; k++)
-		target_add(&t, pfn_of(mem + (size_t)k * psz));
+	target_add_pages(&t, mem, npages);
 	pids = sharers(nsh, mfd, len);
 	pin(0);
 	kfd = open("/proc/kpageidle", O_RDONLY);
