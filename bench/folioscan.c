@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * folioscan - what one cycle of KPAGEIDLE_SCAN_FOLIOS returns,
- * against the folios it describes, for `make bench`.
+ * folioscan - what one cycle of the KPAGEIDLE_SCAN ioctl returns (struct
+ * kpageidle_folio records), against the folios it describes, for
+ * `make bench`.
  *
  *   folioscan NAME
  *
- * One pass over all PFNs as idletop makes it (KPAGEIDLE_SCAN_FOLIOS with
+ * One pass over all PFNs as idletop makes it (KPAGEIDLE_SCAN with
  * KPAGEIDLE_SCAN_MARK, 64 Ki PFNs per range, 4096 records per call,
  * resuming at walk_end), then a count of the LRU folios /proc/kpageflags
  * shows (a head: KPF_LRU, not a compound tail, not hugetlb).  Prints
@@ -67,7 +68,7 @@ static int one_call(int fd, uint64_t *pfn, uint64_t end, struct tally *t)
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.flags = KPAGEIDLE_SCAN_FOLIOS | KPAGEIDLE_SCAN_MARK;
+	a.flags = KPAGEIDLE_SCAN_MARK;
 	a.start = *pfn;
 	a.end = end;
 	a.vec = (uintptr_t)rec;
@@ -76,7 +77,7 @@ static int one_call(int fd, uint64_t *pfn, uint64_t end, struct tally *t)
 	if (ioctl(fd, KPAGEIDLE_SCAN, &a)) {
 		if (errno == ENXIO)
 			return 0;
-		die("KPAGEIDLE_SCAN_FOLIOS");
+		die("KPAGEIDLE_SCAN");
 	}
 	if (a.walk_end <= *pfn || a.nr_records > RECS) {
 		errno = EIO;

@@ -14,10 +14,10 @@
  * is not (the priming pass, or DAMON's first aggregations).
  *
  *   none   nothing monitors: the interrupts of the workload alone
- *   ioctl  idletop's method: KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_FOLIOS
- *          and KPAGEIDLE_SCAN_MARK over every PFN (64 Ki PFNs per
- *          range, 4096 records per call), then WAIT seconds; idle = the
- *          pages of idle records of CGROUP's inode
+ *   ioctl  idletop's method: KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK
+ *          over every PFN (64 Ki PFNs per range, 4096 struct
+ *          kpageidle_folio records per call), then WAIT seconds; idle =
+ *          the pages of idle records of CGROUP's inode
  *   mglru  MGLRU forced aging: "+ MEMCG_ID NID MAX_SEQ 1 1" written to
  *          /sys/kernel/debug/lru_gen for every node (swappiness 1: anon
  *          is walked too, with or without swap; force_scan), which walks
@@ -339,7 +339,7 @@ static void ioctl_pass(int fd, uint64_t ino, struct sample *s)
 		while (pfn < end) {
 			memset(&a, 0, sizeof(a));
 			a.size = sizeof(a);
-			a.flags = KPAGEIDLE_SCAN_FOLIOS | KPAGEIDLE_SCAN_MARK;
+			a.flags = KPAGEIDLE_SCAN_MARK;
 			a.start = pfn;
 			a.end = end;
 			a.vec = (uintptr_t)rec;

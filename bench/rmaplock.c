@@ -18,11 +18,11 @@
  *
  *   none    not at all (the baseline);
  *   ioctl   KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK and
- *           KPAGEIDLE_SCAN_FOLIOS, a call for each 64 PFNs that hold
- *           memfd pages, filtered by the memory cgroup CGROUP_DIR (made
- *           if missing; this process moves into it before it makes the
- *           memfd, which is so charged to it); the TLB flush of 0013
- *           included;
+ *           KPAGEIDLE_SCAN_CGROUP, a call (struct kpageidle_folio
+ *           records out) for each 64 PFNs that hold memfd pages,
+ *           filtered by the memory cgroup CGROUP_DIR (made if missing;
+ *           this process moves into it before it makes the memfd, which
+ *           is so charged to it); the TLB flush of 0013 included;
  *   bitmap  /sys/kernel/mm/page_idle/bitmap, a word with the memfd's
  *           bits set for each 64 PFNs that hold its pages: mainline's
  *           page_idle.c, the same walks of the memfd's pages, with
@@ -114,8 +114,7 @@ static uint64_t pass_ioctl(int fd, const struct target *t, uint64_t flags)
 	for (w = 0; w < t->nwords; w++) {
 		memset(&arg, 0, sizeof(arg));
 		arg.size = sizeof(arg);
-		arg.flags = flags | KPAGEIDLE_SCAN_FOLIOS |
-			    KPAGEIDLE_SCAN_CGROUP;
+		arg.flags = flags | KPAGEIDLE_SCAN_CGROUP;
 		arg.cgroup_id = t->cgroup_id;
 		arg.start = t->word_idx[w] * 64;
 		arg.end = arg.start + 64;

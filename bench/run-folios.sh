@@ -16,12 +16,15 @@
 # (no process left in them).  Per scenario: one folioscan (records
 # against LRU folios; its marks also start the steady state), then
 # FOLIO_REPS rounds of `idletop -b -n 2 -d WAIT --cpu 100 -f json` with
-# --source kpageidle-folios and kpageidle-scan, alternating (the order
-# swapped per round); the cost is cycle 2's cpu_seconds (the counted
-# cycle after the first report: scan, accounting, the cgroup tree walk
-# and the report of cycle 1), the memory benchrun's maxrss_kb.
+# --source kpageidle-folios (the scan ioctl's records) and kpageidle-rw
+# (read(2) and write(2) of /proc/kpageidle, read(2) of /proc/kpageflags
+# and /proc/kpagecgroup), alternating (the order swapped per round; the
+# ioctl's per-PFN bit output, the other arm before, no longer exists);
+# the cost is cycle 2's cpu_seconds (the counted cycle after the first
+# report: scan, accounting, the cgroup tree walk and the report of
+# cycle 1), the memory benchrun's maxrss_kb.
 #
-# Output: "BENCHFC scen=S src=folios|scan cpu_seconds=C method=M
+# Output: "BENCHFC scen=S src=folios|rw cpu_seconds=C method=M
 # cgroups=N maxrss_kb=K", "BENCHREC name=S ..." (folioscan), "BENCHFINFO
 # scen=S ..." for bench/report-folios.
 FOLIO_REPS=${BENCH_FOLIO_REPS:-$REPS}
@@ -96,7 +99,7 @@ fmeasure() {	# scenario
 		END { print "BENCHFINFO scen=" s l }' /proc/meminfo
 	folioscan "$1" || die "folioscan failed"
 	sleep "$WAIT"
-	order="folios scan"
+	order="folios rw"
 	r=1
 	while [ $r -le "$FOLIO_REPS" ]; do
 		for s in $order; do

@@ -219,7 +219,8 @@ idletop --mark-wait "$WAIT" || die "idletop failed"
 # idletop-slice1s is idletop-kpageidle with --slice-ms 1000: full 64 Ki-PFN
 # slices, to show what the 10 ms slices cost under TCG.  idletop-kpageidle
 # and -slice1s force read + write (kpageidle-rw), as before the scan
-# ioctl; idletop-scan is the same cycle with the KPAGEIDLE_SCAN ioctl.
+# ioctl; idletop-folios is the same cycle with the KPAGEIDLE_SCAN ioctl
+# (its folio records, no kpageflags or kpagecgroup read).
 cycle() {	# method
 	case $1 in
 	floor) benchrun --name floor -- scanbench floor-mark :: \
@@ -229,8 +230,8 @@ cycle() {	# method
 	idletop-slice1s) benchrun --name "$1" --subtract "$WAIT" -- \
 		idletop --source kpageidle-rw --mark-wait "$WAIT" -f json \
 		--slice-ms 1000 ;;
-	idletop-scan) benchrun --name "$1" --subtract "$WAIT" -- \
-		idletop --source kpageidle-scan --mark-wait "$WAIT" -f json ;;
+	idletop-folios) benchrun --name "$1" --subtract "$WAIT" -- \
+		idletop --source kpageidle-folios --mark-wait "$WAIT" -f json ;;
 	idletop-bitmap) benchrun --name "$1" --subtract "$WAIT" -- \
 		idletop --source bitmap --mark-wait "$WAIT" -f json ;;
 	seed8) benchrun --name seed8 -- scanbench seed-mark :: \
@@ -239,7 +240,7 @@ cycle() {	# method
 		@sleep "$WAIT" :: page-types -C ;;
 	esac
 }
-methods="floor idletop-kpageidle idletop-slice1s idletop-bitmap idletop-scan seed8 page-types"
+methods="floor idletop-kpageidle idletop-slice1s idletop-bitmap idletop-folios seed8 page-types"
 echo "--- warm-up cycle (not counted)"
 cycle floor 2>&1 | sed -n 's/^scanbench floor-read: \([0-9]*\) pfns$/BENCHINFO pfns=\1/p'
 r=1
@@ -303,8 +304,9 @@ slowdown touch-cpu100 idletop -b -f json -o /tmp/touch-cpu100.json --cpu 100 --p
 # Scan methods: CPU of one steady-state cycle of the idle state
 # alone (test every page, mark it idle again; the previous cycle's marks,
 # whichever method made them, are what it tests) with the KPAGEIDLE_SCAN
-# ioctl, with read() + write() of /proc/kpageidle and of the bitmap, and
-# of a full idletop cycle with --source kpageidle-scan / kpageidle-rw.
+# ioctl (its folio records), with read() + write() of /proc/kpageidle and
+# of the bitmap, and of a full idletop cycle with --source
+# kpageidle-folios / kpageidle-rw.
 # One workload (the fill, 90% hot) replaces the four: frozen
 # (cgroup.freeze) it is mostly idle, nothing touched between cycles;
 # thawed, 90% of it is touched every 250 ms (several times per cycle),
@@ -351,7 +353,7 @@ scanphase() {	# workload
 	done
 	# idletop: one counted cycle per run (after its own priming pass),
 	# the two sources alternating, so that drift hits both alike
-	order="scan rw"
+	order="folios rw"
 	r=1
 	while [ $r -le "$REPS" ]; do
 		echo "--- scan methods, mostly $wl, idletop repetition $r: $order"

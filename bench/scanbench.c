@@ -19,8 +19,12 @@
  * number of idle PFNs it found:
  *
  *   scanbench cycle-ioctl  KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK on
- *                          /proc/kpageidle: one call per range, one
- *                          rmap walk per user page
+ *                          /proc/kpageidle: one call per 64 Ki-PFN range
+ *                          (resuming at walk_end, which a folio across
+ *                          the range's end moves past it), one rmap walk
+ *                          per user folio, struct kpageidle_folio records
+ *                          out; idle = the PFNs of the idle records (a
+ *                          THP counts 512, where a read counts its head)
  *   scanbench cycle-rw     read() 64 Ki entries of /proc/kpageidle, then
  *                          write() 64 Ki 1s to the same range
  *   scanbench cycle-bitmap the same through page_idle/bitmap (8 KiB
@@ -32,8 +36,10 @@
  *   scanbench flush-calls CALLS ROUNDS
  *                          pins itself to CPU 0 and makes CALLS calls per
  *                          mode per round, the modes rotating per round,
- *                          over one 64-PFN chunk: "ipi" = MARK on a THP
- *                          (2 MiB, MADV_HUGEPAGE) of a child spinning on
+ *                          over one 64-PFN chunk (end - start = 64; a
+ *                          THP there is reported whole, walk_end past
+ *                          end): "ipi" = MARK on a THP (2 MiB,
+ *                          MADV_HUGEPAGE) of a child spinning on
  *                          CPU 1 (each call flushes CPU 1 with an IPI),
  *                          "local" = MARK on a THP of a child pinned to
  *                          CPU 0 and asleep (the same rmap walk and flush
@@ -48,11 +54,14 @@
  *                          TLB shootdowns received over all CPUs during the
  *                          N calls (the "TLB" row of /proc/interrupts), F
  *                          the function-call IPIs ("CAL"); A
- *                          the calls that found the page accessed (-1 for
- *                          write)
+ *                          the calls that found the page accessed: a
+ *                          record at the chunk's first PFN without
+ *                          KPAGEIDLE_FOLIO_IDLE (-1 for write; 0 for empty,
+ *                          which has no record)
  *   scanbench loop MODE SECONDS CHUNK [PID]
  *                          for SECONDS or until SIGTERM, cycle over all
- *                          PFNs in CHUNK-PFN calls, or with PID (CHUNK
+ *                          PFNs in CHUNK-PFN calls (end - start = CHUNK,
+ *                          the next call from walk_end), or with PID (CHUNK
  *                          64) over only the chunks holding pages of
  *                          process PID, so that every marking call
  *                          flushes its TLB; MODE mark = KPAGEIDLE_SCAN
@@ -66,6 +75,8 @@
  *                          (no marking, no flush); prints
  *     FLUSHLOOP mode=M chunk=K[pid] calls=N pfns=P seconds=S tlb=T cal=F
  *               targets=C cpu_s=U cal_cpu=F0,F1.. tlb_cpu=T0,T1..
+ *                          P: the PFNs visited (for the ioctl walk_end -
+ *                          start, a folio across a call's end included);
  *                          T, F: TLB shootdowns and function-call IPIs
  *                          received over all CPUs, F0.., T0.. per CPU;
  *                          C: the chunks of PID; U: the loop's CPU time
@@ -100,6 +111,8 @@
 #define CHUNK		64	/* PFNs per flush-calls call */
 
 static uint64_t buf[3][BATCH];	/* [2]: bitmap words of 1s for loop */
+/* KPAGEIDLE_SCAN's output: at most a record per PFN of a call */
+static struct kpageidle_folio rec[BATCH];
 
 static void die(const char *what)
 {
@@ -258,12 +271,32 @@ static void count_bits(const uint64_t *w, size_t words)
 		idle_found += (unsigned long)__builtin_popcountll(w[i]);
 }
 
+/* The PFNs of the idle records among the first n of rec. */
+static void count_records(uint64_t n)
+{
+	uint64_t i;
+
+	if (n > BATCH) {
+		errno = EIO;
+		die("KPAGEIDLE_SCAN: nr_records past vec_len");
+	}
+	for (i = 0; i < n; i++)
+		if (rec[i].flags & KPAGEIDLE_FOLIO_IDLE)
+			idle_found += (unsigned long)rec[i].nr_pages;
+}
+
+/*
+ * KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK over all PFNs, ranges of BATCH
+ * PFNs from where the last call stopped (walk_end, past a range's end
+ * when a folio crosses it), a record slot per PFN: only max_pfn stops a
+ * call short.  The PFNs walked.
+ */
 static unsigned long cycle_ioctl(void)
 {
 	int fd = open_or_die("/proc/kpageidle", O_RDWR);
 	struct kpageidle_scan_arg a = {
 		.size = sizeof(a), .flags = KPAGEIDLE_SCAN_MARK,
-		.vec = (uintptr_t)buf[0], .vec_len = BATCH / 64,
+		.vec = (uintptr_t)rec, .vec_len = BATCH,
 	};
 	uint64_t pfn = 0;
 
@@ -274,18 +307,20 @@ static unsigned long cycle_ioctl(void)
 			if (errno == ENXIO)
 				break;
 			if (errno == EINTR && a.walk_end > pfn) {
-				count_bits(buf[0], (size_t)(a.walk_end - pfn) / 64);
+				count_records(a.nr_records);
 				pfn = a.walk_end;
 				continue;
 			}
 			die("ioctl KPAGEIDLE_SCAN");
 		}
-		count_bits(buf[0], (size_t)(a.walk_end - pfn + 63) / 64);
-		if (a.walk_end < a.end) {	/* max_pfn */
-			pfn = a.walk_end;
-			break;
+		if (a.walk_end <= pfn) {
+			errno = EIO;
+			die("KPAGEIDLE_SCAN: walk_end did not advance");
 		}
-		pfn = a.end;
+		count_records(a.nr_records);
+		pfn = a.walk_end;
+		if (a.walk_end < a.end)		/* max_pfn */
+			break;
 	}
 	close(fd);
 	return (unsigned long)pfn;
@@ -491,22 +526,27 @@ static const char *const mode_name[NMODES] = {
 	"ipi", "local", "write", "empty"
 };
 
-/* One KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK over [pfn, pfn + CHUNK). */
+/*
+ * One KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK over [pfn, pfn + CHUNK)
+ * (a THP at pfn is reported whole: walk_end pfn + 512).  1 if the
+ * chunk's first PFN was found accessed: a record at it, not idle.
+ */
 static int mark_chunk(int fd, uint64_t pfn)
 {
 	struct kpageidle_scan_arg a = {
 		.size = sizeof(a), .flags = KPAGEIDLE_SCAN_MARK,
 		.start = pfn, .end = pfn + CHUNK,
-		.vec = (uintptr_t)buf[0], .vec_len = 1,
+		.vec = (uintptr_t)rec, .vec_len = CHUNK,
 	};
 
 	if (ioctl(fd, KPAGEIDLE_SCAN, &a))
 		die("ioctl KPAGEIDLE_SCAN");
-	if (a.walk_end != pfn + CHUNK) {
+	if (a.walk_end < pfn + CHUNK || a.nr_records > CHUNK) {
 		errno = EIO;
 		die("KPAGEIDLE_SCAN stopped short");
 	}
-	return !(buf[0][0] & 1);	/* the chunk's first page accessed */
+	return a.nr_records && rec[0].pfn == pfn &&
+	       !(rec[0].flags & KPAGEIDLE_FOLIO_IDLE);
 }
 
 static void flush_calls(long calls, long rounds)
@@ -680,7 +720,7 @@ static void loop(const char *mode, double secs, uint64_t chunk)
 			     "/proc/kpageidle", O_RDWR);
 	struct kpageidle_scan_arg a = {
 		.size = sizeof(a), .flags = mark ? KPAGEIDLE_SCAN_MARK : 0,
-		.vec = (uintptr_t)buf[0], .vec_len = BATCH / 64,
+		.vec = (uintptr_t)rec, .vec_len = chunk,
 	};
 	unsigned long long t0, c0, calls = 0, pfns = 0;
 	unsigned long long cal0[MAXCPU], cal1[MAXCPU], tlb0[MAXCPU], tlb1[MAXCPU];
@@ -720,6 +760,9 @@ static void loop(const char *mode, double secs, uint64_t chunk)
 			       pfn + chunk : 0;
 			pfns += n > 0 ? (unsigned long long)n / 8 : 0;
 		} else {
+			/* the call size: end - start; the next call from
+			 * walk_end, past end after a folio that crosses it;
+			 * short of end only at max_pfn (a slot per PFN) */
 			a.start = pfn;
 			a.end = pfn + chunk;
 			if (ioctl(fd, KPAGEIDLE_SCAN, &a)) {
@@ -728,7 +771,7 @@ static void loop(const char *mode, double secs, uint64_t chunk)
 				a.walk_end = pfn;
 			}
 			pfns += a.walk_end - pfn;
-			next = a.walk_end == pfn + chunk ? a.walk_end : 0;
+			next = a.walk_end >= pfn + chunk ? a.walk_end : 0;
 		}
 		if (ntchunk) {
 			ti = (ti + 1) % ntchunk;

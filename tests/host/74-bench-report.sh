@@ -9,9 +9,13 @@
 # by kind), the flush table against the call size (flush on: mark, off:
 # bitmap and write; CPU-s per GiB of PFNs visited, per-CPU interrupt
 # rates), a failed peer marked FAILED with exit 3 (which makes bench/run,
-# i.e. make bench, fail), and exit 1 on a log without results; the rmap
-# lock table (bench/report-rmaplock); the programs bench/run builds
-# build.  About 2 s.
+# i.e. make bench, fail), and exit 1 on a log without results; the scan
+# methods table (idletop with the ioctl's folio records against read +
+# write, an idletop run of another method flagged); the folio records
+# table (bench/report-folios: records against read + write, no verdict
+# for the targets set against the ioctl's bit output, exit 3 for a run
+# of another method); the rmap lock table (bench/report-rmaplock); the
+# programs bench/run builds build.  About 2 s.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -138,6 +142,89 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); r = [x for x in 
 # no results at all
 echo "$info" > "$tmp/empty.log"
 exits "no results" 1 "$tmp/empty.out" "$report" "$tmp/empty.log"
+
+# the scan methods: raw cycles against the ioctl, idletop with its folio
+# records against read + write; an idletop run that fell back to another
+# method says so
+scanlog() {	# method of the active idletop-folios run
+	echo "$info"
+	echo "BENCHINFO pfns=524288"
+	echo "BENCH name=floor user=0.000000 sys=0.500000 wall=0.500000 rc=0"
+	for wl in idle active; do
+		echo "BENCH name=scan-$wl-ioctl user=0.000000 sys=0.150000 wall=0.150000 rc=0"
+		echo "BENCHIDLE name=scan-$wl-ioctl pfns=524288 idle=262144"
+		echo "BENCH name=scan-$wl-rw user=0.000000 sys=0.300000 wall=0.300000 rc=0"
+		echo "BENCHIDLE name=scan-$wl-rw pfns=524288 idle=262144"
+		echo "BENCH name=scan-$wl-bitmap user=0.000000 sys=0.450000 wall=0.450000 rc=0"
+		echo "BENCHIDLE name=scan-$wl-bitmap pfns=524288 idle=262144"
+		echo "BENCHCYCLE name=idletop-$wl-folios cpu_seconds=0.2 method=$([ $wl = idle ] && echo scan-folios || echo "$1")"
+		echo "BENCHCYCLE name=idletop-$wl-rw cpu_seconds=0.5 method=read-write"
+	done
+}
+scanlog scan-folios > "$tmp/scan.log"
+exits "scan methods" 0 "$tmp/scan.out" "$report" --json "$tmp/scan.json" "$tmp/scan.log"
+want "scan methods: raw ioctl row" "$tmp/scan.out" \
+	'^idle +raw ioctl +0\.150 +0\.000 +0\.150 +286 +1024 MiB +1\.00x$'
+want "scan methods: raw read + write against the ioctl" "$tmp/scan.out" \
+	'^idle +raw kpageidle r\+w +0\.300 .* 2\.00x$'
+want "scan methods: idletop with folio records" "$tmp/scan.out" \
+	'^idle +idletop kpageidle-folios +0\.200 +- +- +381 +- +1\.00x$'
+want "scan methods: idletop read + write against the records" "$tmp/scan.out" \
+	'^idle +idletop kpageidle-rw +0\.500 +- +- +954 +- +2\.50x$'
+want "scan methods: the ratios line" "$tmp/scan.out" \
+	'^mostly idle: read\+write / ioctl 2\.00x, bitmap / ioctl 3\.00x, idletop rw / folios 2\.50x \(target >= 1\.8x: met\)$'
+grep -q 'kpageidle-scan\|scan-ioctl' "$tmp/scan.out" &&
+	{ bad "scan methods: the bit output's idletop source is still named"; cat "$tmp/scan.out"; } ||
+	ok "scan methods: no row for the bit output's idletop source"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["scan_ratios"]["idle_idletop_rw_over_folios"] == 2.5, d["scan_ratios"]' \
+	"$tmp/scan.json" 2> "$tmp/err" && ok "scan methods: JSON" ||
+	{ bad "scan methods: JSON"; cat "$tmp/err" "$tmp/scan.json"; }
+scanlog read-write > "$tmp/scan2.log"
+"$report" "$tmp/scan2.log" > "$tmp/scan2.out" 2>&1
+want "scan methods: idletop that ran read + write for folios is flagged" "$tmp/scan2.out" \
+	'^active +idletop kpageidle-folios .*\(NOT the ioctl: read-write\)$'
+
+# the folio records part: idletop with the records against read + write
+foliolog() {	# method of the thp scenario's rw runs
+	echo "$info"
+	echo "BENCHFINFO scen=mix65 MemTotal=2000000 MemFree=600000"
+	echo "BENCHREC name=mix65 records=1500 calls=9 covered=337920 idle=200000 folios=270000 pfns=524288 cpu_s=1.5"
+	echo "BENCHFINFO scen=thp MemTotal=2000000 MemFree=600000"
+	echo "BENCHREC name=thp records=400 calls=9 covered=337920 idle=200000 folios=56000 pfns=524288 cpu_s=0.2"
+	echo "BENCHFINFO scen=mix10 MemTotal=2000000 MemFree=1700000"
+	echo "BENCHREC name=mix10 records=400 calls=9 covered=56320 idle=20000 folios=46000 pfns=524288 cpu_s=0.1"
+	for r in 1 2 3; do
+		echo "BENCHFC scen=mix65 src=folios cpu_seconds=1.$r method=scan-folios cgroups=6 maxrss_kb=1900"
+		echo "BENCHFC scen=mix65 src=rw cpu_seconds=2.$r method=read-write cgroups=6 maxrss_kb=2300"
+		echo "BENCHFC scen=thp src=folios cpu_seconds=0.2 method=scan-folios cgroups=3 maxrss_kb=1400"
+		echo "BENCHFC scen=thp src=rw cpu_seconds=1.6 method=$1 cgroups=3 maxrss_kb=2300"
+		echo "BENCHFC scen=mix10 src=folios cpu_seconds=0.22 method=scan-folios cgroups=6 maxrss_kb=1400"
+		echo "BENCHFC scen=mix10 src=rw cpu_seconds=0.8 method=read-write cgroups=6 maxrss_kb=2300"
+	done
+}
+foliolog read-write > "$tmp/folios.log"
+exits folios 0 "$tmp/folios.out" "$top/bench/report-folios" --mem 2G --json "$tmp/folios.json" "$tmp/folios.log"
+want "folios: the header names read + write" "$tmp/folios.out" \
+	'^scenario +user MiB +cgroups +r\+w s +folios s +f/rw +records +LRU folios +rec/fol +calls +maxrss KiB r/f$'
+want "folios: the mix row" "$tmp/folios.out" \
+	'^mix65 +1320 +6 +2\.200 +1\.200 +0\.55x +1500 +270000 +0\.006 +9 +2300/1900 *$'
+want "folios: the 10%/65% target, against the records alone" "$tmp/folios.out" \
+	'^targets: 10% used / 65% used with folios 0\.18x \(<= 0\.33x: met; with read \+ write 0\.36x\);$'
+want "folios: no verdict against read + write" "$tmp/folios.out" \
+	'^  mix folios/rw 0\.55x, THP-heavy 0\.12x: no verdict'
+grep -q 'met\|NOT' <(grep 'mix folios/rw' "$tmp/folios.out") &&
+	{ bad "folios: a verdict for the mix against read + write"; cat "$tmp/folios.out"; } ||
+	ok "folios: the mix and THP targets get no verdict"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); s = d["scenarios"][0]; assert s["rw_cpu_s"] == 2.2 and s["folios_over_rw"] > 0.5, s' \
+	"$tmp/folios.json" 2> "$tmp/err" && ok "folios: JSON" ||
+	{ bad "folios: JSON"; cat "$tmp/err" "$tmp/folios.json"; }
+foliolog scan-folios > "$tmp/folios2.log"
+"$top/bench/report-folios" "$tmp/folios2.log" > "$tmp/folios2.out" 2> "$tmp/folios2.err"
+rc=$?
+[ $rc -eq 3 ] && ok "folios: an rw run of another method exits 3" ||
+	{ bad "folios: an rw run of another method exits $rc, not 3"; cat "$tmp/folios2.out" "$tmp/folios2.err"; }
+want "folios: the row says so" "$tmp/folios2.out" '^thp .*\(rw ran as scan-folios\)$'
+exits "folios: no results" 1 "$tmp/folios-empty.out" "$top/bench/report-folios" "$tmp/empty.log"
 
 # the rmap lock part: bench/report-rmaplock's table, exit 1 without it
 {
