@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * folios_once - every folio a process holds still is reported exactly once
- * by each whole-memory KPAGEIDLE_SCAN_FOLIOS scan, however the memory
- * around it churns.
+ * by each whole-memory KPAGEIDLE_SCAN scan (struct kpageidle_folio
+ * records), however the memory around it churns.
  *
  *   folios_once [-t SECONDS] [-n RECORDS] [-p SMALL] [-H THPS]
  *
@@ -13,7 +13,7 @@
  * the ranges that became THPs (pagemap and kpageflags): at least one must
  * have when THP is enabled.  Then, until the deadline, scans all of memory
  * through /proc/kpageidle (O_RDONLY: test-only scans, no marking) with
- * KPAGEIDLE_SCAN_FOLIOS, RECORDS (64) records per call, each call resuming
+ * KPAGEIDLE_SCAN, RECORDS (64) records per call, each call resuming
  * at the previous one's walk_end until ENXIO (the max PFN), and checks
  * every scan:
  *   - records are strictly increasing and do not overlap, across calls
@@ -32,7 +32,8 @@
  * violations".
  * Exit 0 ok, 1 a violation (each named: scan, PFN, records around it),
  * 2 a setup or syscall error (a kernel whose /proc/kpageidle lacks the
- * ioctl or the flag fails here with ENOTTY or EINVAL).
+ * ioctl fails here with ENOTTY; one with another version of its ABI may
+ * fail with EINVAL).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,19 +48,50 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/ioctl.h>
+#include <linux/types.h>
 #include "common.h"
 
-/* include/uapi/linux/kpageidle.h of the series (top/kpageidle_abi.h) */
-struct scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len;
-	uint64_t nr_skipped, nr_records, cgroup_id;
+/*
+ * The definitions of include/uapi/linux/kpageidle.h of the series (as in
+ * top/kpageidle_abi.h).
+ */
+#define KPAGEIDLE_IOCTL_MAGIC	0xBB
+
+#define KPAGEIDLE_SCAN_MARK	(1ULL << 0)	/* mark each folio idle again */
+#define KPAGEIDLE_SCAN_CGROUP	(1ULL << 1)	/* only @cgroup_id's folios */
+#define KPAGEIDLE_SCAN_SUBTREE	(1ULL << 2)	/* and its descendants' */
+
+struct kpageidle_scan_arg {
+	__u64 size;
+	__u64 flags;
+	__u64 start;
+	__u64 end;
+	__u64 walk_end;
+	__u64 vec;
+	__u64 vec_len;
+	__u64 nr_skipped;
+	__u64 nr_records;
+	__u64 cgroup_id;
 };
-struct folio_rec {
-	uint64_t pfn, nr_pages, cgroup_id;
-	uint32_t flags, reserved;
+
+#define KPAGEIDLE_FOLIO_IDLE		(1U << 0)	/* not accessed */
+#define KPAGEIDLE_FOLIO_ANON		(1U << 1)	/* anonymous, KSM too */
+#define KPAGEIDLE_FOLIO_SWAPBACKED	(1U << 2)	/* anon, shmem, tmpfs */
+#define KPAGEIDLE_FOLIO_UNEVICTABLE	(1U << 3)	/* never reclaimed */
+
+struct kpageidle_folio {
+	__u64 pfn;
+	__u64 nr_pages;
+	__u64 cgroup_id;
+	__u32 flags;
+	__u32 reserved;
 };
-#define SCAN_FOLIOS	(1ULL << 1)
-#define KPAGEIDLE_SCAN	_IOWR(0xBB, 0x01, struct scan_arg)
+
+#define KPAGEIDLE_SCAN_ARG_SIZE_VER0	80
+
+#define KPAGEIDLE_SCAN \
+	_IOWR(KPAGEIDLE_IOCTL_MAGIC, 0x01, struct kpageidle_scan_arg)
 
 #define KPF_LRU			5
 #define KPF_COMPOUND_HEAD	15
@@ -80,7 +112,7 @@ static int *is_thp;			/* per THP range */
 static uint64_t *sorted;		/* pin_pfn sorted */
 static int *cover;			/* per pinned page: records covering it */
 static size_t *cover_rec;		/* the last one */
-static struct folio_rec *recs;
+static struct kpageidle_folio *recs;
 static size_t nrecs, caprecs;
 static unsigned long violations, reports;
 
@@ -234,11 +266,12 @@ static size_t rec_at(uint64_t pfn)
 
 static void print_rec(size_t i)
 {
-	const struct folio_rec *r = &recs[i];
+	const struct kpageidle_folio *r = &recs[i];
 
 	printf("    record %zu: pfn %#" PRIx64 " +%" PRIu64 " (to %#" PRIx64
-	       ") cgroup %" PRIu64 " flags %#x\n", i, r->pfn, r->nr_pages,
-	       r->pfn + r->nr_pages, r->cgroup_id, r->flags);
+	       ") cgroup %" PRIu64 " flags %#x\n", i, (uint64_t)r->pfn,
+	       (uint64_t)r->nr_pages, (uint64_t)(r->pfn + r->nr_pages),
+	       (uint64_t)r->cgroup_id, r->flags);
 }
 
 /* Print the records around pfn: two before the one at it, two after. */
@@ -265,7 +298,7 @@ static int violation(unsigned long scan)
 	return 1;
 }
 
-static void add_rec(const struct folio_rec *r)
+static void add_rec(const struct kpageidle_folio *r)
 {
 	if (nrecs == caprecs) {
 		caprecs = caprecs ? caprecs * 2 : 4096;
@@ -281,10 +314,10 @@ static void add_rec(const struct folio_rec *r)
  * the calls made in *calls.  Checks what a call returns on its own
  * (order across calls too); pfn coverage is checked by check_cover().
  */
-static void scan(unsigned long nscan, size_t vec_len, struct folio_rec *vec,
-		 unsigned long *calls)
+static void scan(unsigned long nscan, size_t vec_len,
+		 struct kpageidle_folio *vec, unsigned long *calls)
 {
-	struct scan_arg a;
+	struct kpageidle_scan_arg a;
 	uint64_t start = 0, prev_end = 0;
 	size_t i;
 
@@ -293,7 +326,7 @@ static void scan(unsigned long nscan, size_t vec_len, struct folio_rec *vec,
 	for (;;) {
 		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);
-		a.flags = SCAN_FOLIOS;
+		a.flags = 0;	/* test only */
 		a.start = start;
 		a.end = UINT64_MAX;
 		a.vec = (uintptr_t)vec;
@@ -303,7 +336,7 @@ static void scan(unsigned long nscan, size_t vec_len, struct folio_rec *vec,
 				break;		/* start at the max PFN: done */
 			if (errno == ENOTTY || errno == EINVAL)
 				printf("folios_once: /proc/kpageidle has no KPAGEIDLE_SCAN "
-				       "with KPAGEIDLE_SCAN_FOLIOS\n");
+				       "(or one of another ABI version)\n");
 			printf("folios_once: scan %lu call %lu start %#" PRIx64 ":\n",
 			       nscan, *calls, start);
 			die("ioctl KPAGEIDLE_SCAN");
@@ -313,17 +346,18 @@ static void scan(unsigned long nscan, size_t vec_len, struct folio_rec *vec,
 			if (violation(nscan))
 				printf("call %lu from %#" PRIx64 ": %" PRIu64
 				       " records for %zu slots\n", *calls, start,
-				       a.nr_records, vec_len);
+				       (uint64_t)a.nr_records, vec_len);
 			a.nr_records = vec_len;
 		}
 		if (a.walk_end <= start) {
 			if (violation(nscan))
 				printf("call %lu from %#" PRIx64 ": walk_end %#" PRIx64
-				       " did not advance\n", *calls, start, a.walk_end);
+				       " did not advance\n", *calls, start,
+				       (uint64_t)a.walk_end);
 			return;
 		}
 		for (i = 0; i < a.nr_records; i++) {
-			const struct folio_rec *r = &vec[i];
+			const struct kpageidle_folio *r = &vec[i];
 
 			if (!r->nr_pages || r->reserved || r->pfn < start ||
 			    r->pfn + r->nr_pages > a.walk_end ||
@@ -333,7 +367,8 @@ static void scan(unsigned long nscan, size_t vec_len, struct folio_rec *vec,
 					       "): record pfn %#" PRIx64 " +%" PRIu64
 					       " reserved %u after records up to %#"
 					       PRIx64 "; the records so far around it:\n", *calls,
-					       start, a.walk_end, r->pfn, r->nr_pages,
+					       start, (uint64_t)a.walk_end,
+					       (uint64_t)r->pfn, (uint64_t)r->nr_pages,
 					       r->reserved, prev_end);
 					print_around(r->pfn);
 				}
@@ -470,7 +505,7 @@ int main(int argc, char **argv)
 	size_t vec_len = 64, i;
 	unsigned long nscan = 0, counted = 0, moved = 0, calls, allcalls = 0;
 	unsigned long long allrecs = 0;
-	struct folio_rec *vec;
+	struct kpageidle_folio *vec;
 	uint64_t *ref;
 	size_t nthp = 0;
 	int opt, waited;
@@ -565,7 +600,8 @@ int main(int argc, char **argv)
 		if (nscan <= 3 || now() >= next_print) {
 			printf("scan %lu: %zu records in %lu calls, to PFN %#" PRIx64
 			       ", %lu violations so far\n", nscan, nrecs, calls,
-			       nrecs ? recs[nrecs - 1].pfn + recs[nrecs - 1].nr_pages : 0,
+			       nrecs ? (uint64_t)(recs[nrecs - 1].pfn +
+						  recs[nrecs - 1].nr_pages) : 0,
 			       violations);
 			next_print = now() + 5;
 		}

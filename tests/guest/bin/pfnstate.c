@@ -7,11 +7,19 @@
  *                          "PFN idle=0|1 cgroup=INO lru=0|1 ksm=0|1 huge=0|1"
  *                          (/proc/kpageidle, kpagecgroup, kpageflags)
  *   pfnstate scan PFN...   KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK over the
- *                          64 PFNs around each PFN: "PFN idle=0|1" (the
- *                          state before the ioctl marked it again)
- *   pfnstate range LO HI   KPAGEIDLE_SCAN_MARK over [LO, HI) in chunks:
- *                          "scanned=N idle=N skipped=N" (LO a multiple
- *                          of 64)
+ *                          64 PFNs around each PFN (from the head of its
+ *                          compound page if that is before them):
+ *                          "PFN idle=0|1", the state before the ioctl
+ *                          marked it again: 1 if a record with
+ *                          KPAGEIDLE_FOLIO_IDLE covers the PFN
+ *   pfnstate range LO HI   KPAGEIDLE_SCAN_MARK over [LO, HI) (from the
+ *                          head of a folio that begins before LO) in
+ *                          calls of at most 4096 PFNs, each from the last
+ *                          one's walk_end: "scanned=N idle=N skipped=N",
+ *                          the PFNs of [LO, HI) walked, those of them in
+ *                          idle records (every PFN of an idle folio: a
+ *                          THP's tails too, which a read reports 0), and
+ *                          the calls' nr_skipped
  *   pfnstate markrange LO HI   write 1s to /proc/kpageidle for [LO, HI)
  *   pfnstate count LO HI   read /proc/kpageidle over [LO, HI), then
  *                          /proc/kpageflags: "idle=N kpf_idle=N" (PFNs
@@ -28,23 +36,60 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <linux/ioctl.h>
+#include <linux/types.h>
 
 /*
- * include/uapi/linux/kpageidle.h of the series (top/kpageidle_abi.h).  With
- * SCAN_MARK the ioctl needs a descriptor open for writing too (EBADF
- * otherwise, docs/kpageidle.md), as a write of marks does.
+ * The definitions of include/uapi/linux/kpageidle.h of the series (as in
+ * top/kpageidle_abi.h).  With KPAGEIDLE_SCAN_MARK the ioctl needs a
+ * descriptor open for writing too (EBADF otherwise, docs/kpageidle.md),
+ * as a write of marks does.
  */
-struct scan_arg {
-	uint64_t size, flags, start, end, walk_end, vec, vec_len;
-	uint64_t nr_skipped, nr_records, cgroup_id;
-};
-#define SCAN_MARK	1ULL
-#define KPAGEIDLE_SCAN	_IOWR(0xBB, 0x01, struct scan_arg)
+#define KPAGEIDLE_IOCTL_MAGIC	0xBB
 
+#define KPAGEIDLE_SCAN_MARK	(1ULL << 0)	/* mark each folio idle again */
+#define KPAGEIDLE_SCAN_CGROUP	(1ULL << 1)	/* only @cgroup_id's folios */
+#define KPAGEIDLE_SCAN_SUBTREE	(1ULL << 2)	/* and its descendants' */
+
+struct kpageidle_scan_arg {
+	__u64 size;
+	__u64 flags;
+	__u64 start;
+	__u64 end;
+	__u64 walk_end;
+	__u64 vec;
+	__u64 vec_len;
+	__u64 nr_skipped;
+	__u64 nr_records;
+	__u64 cgroup_id;
+};
+
+#define KPAGEIDLE_FOLIO_IDLE		(1U << 0)	/* not accessed */
+#define KPAGEIDLE_FOLIO_ANON		(1U << 1)	/* anonymous, KSM too */
+#define KPAGEIDLE_FOLIO_SWAPBACKED	(1U << 2)	/* anon, shmem, tmpfs */
+#define KPAGEIDLE_FOLIO_UNEVICTABLE	(1U << 3)	/* never reclaimed */
+
+struct kpageidle_folio {
+	__u64 pfn;
+	__u64 nr_pages;
+	__u64 cgroup_id;
+	__u32 flags;
+	__u32 reserved;
+};
+
+#define KPAGEIDLE_SCAN_ARG_SIZE_VER0	80
+
+#define KPAGEIDLE_SCAN \
+	_IOWR(KPAGEIDLE_IOCTL_MAGIC, 0x01, struct kpageidle_scan_arg)
+
+#define CALL		4096	/* PFNs per call at most, a record slot each */
 #define KPF_LRU		5
+#define KPF_COMPOUND_HEAD 15
+#define KPF_COMPOUND_TAIL 16
 #define KPF_HUGE	17
 #define KPF_KSM		21
 #define KPF_IDLE	25
+#define MAX_FOLIO	512	/* PFNs of the largest LRU folio (a PMD THP) */
 
 static void die(const char *what)
 {
@@ -84,17 +129,90 @@ static uint64_t parse_pfn(const char *s)
 	return v;
 }
 
-static int scan(int fd, uint64_t lo, uint64_t hi, uint64_t *vec,
-		struct scan_arg *a)
+/*
+ * The head of the compound page PFN pfn is a tail of, if it is within
+ * MAX_FOLIO PFNs before it (/proc/kpageflags); else pfn (also past the
+ * end of kpageflags, where the scan says ENXIO).  A scan that is to
+ * report the folio at pfn must start there: a folio is reported by the
+ * call that covers its head.
+ */
+static uint64_t head_of(int kpf, uint64_t pfn)
 {
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->flags = SCAN_MARK;
-	a->start = lo;
-	a->end = hi;
-	a->vec = (uint64_t)(uintptr_t)vec;
-	a->vec_len = (hi - lo + 63) / 64;
-	return ioctl(fd, KPAGEIDLE_SCAN, a);
+	uint64_t f[MAX_FOLIO], lo = pfn > MAX_FOLIO - 1 ? pfn - (MAX_FOLIO - 1) : 0;
+	size_t i, n = (size_t)(pfn - lo + 1);
+
+	if (pread(kpf, f, 8, (off_t)(pfn * 8)) != 8 ||
+	    !(f[0] >> KPF_COMPOUND_TAIL & 1))
+		return pfn;
+	if (pread(kpf, f, n * 8, (off_t)(lo * 8)) != (ssize_t)(n * 8))
+		die("read /proc/kpageflags");
+	for (i = n; i-- > 0;)
+		if (f[i] >> KPF_COMPOUND_HEAD & 1)
+			return lo + i;
+	return pfn;
+}
+
+struct tally {
+	uint64_t lo, hi;	/* the PFNs counted */
+	uint64_t idle;		/* of them, in idle records */
+};
+
+/* The PFNs of the records of one call in [t->lo, t->hi), if idle. */
+static void tally(struct tally *t, const struct kpageidle_folio *rec,
+		  uint64_t n)
+{
+	uint64_t i, a, b;
+
+	for (i = 0; i < n; i++) {
+		if (!(rec[i].flags & KPAGEIDLE_FOLIO_IDLE))
+			continue;
+		a = rec[i].pfn > t->lo ? rec[i].pfn : t->lo;
+		b = rec[i].pfn + rec[i].nr_pages < t->hi ?
+		    rec[i].pfn + rec[i].nr_pages : t->hi;
+		if (a < b)
+			t->idle += b - a;
+	}
+}
+
+/*
+ * KPAGEIDLE_SCAN with KPAGEIDLE_SCAN_MARK from start to hi, in calls of
+ * at most CALL PFNs, each from the last one's walk_end (past its end
+ * when a folio crosses it), until hi or max_pfn (ENXIO after the first
+ * call; a first call there fails); the idle PFNs of the records into t,
+ * nr_skipped into *skipped.  Returns where it stopped: >= hi, or short
+ * of it at max_pfn (or where a call did not advance).
+ */
+static uint64_t scan(int fd, uint64_t start, uint64_t hi, struct tally *t,
+		     uint64_t *skipped)
+{
+	static struct kpageidle_folio rec[CALL];
+	struct kpageidle_scan_arg a;
+	uint64_t pos = start;
+
+	while (pos < hi) {
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.flags = KPAGEIDLE_SCAN_MARK;
+		a.start = pos;
+		a.end = hi - pos > CALL ? pos + CALL : hi;
+		a.vec = (uint64_t)(uintptr_t)rec;
+		a.vec_len = CALL;
+		if (ioctl(fd, KPAGEIDLE_SCAN, &a)) {
+			if (errno == ENXIO && pos > start)
+				break;
+			die("KPAGEIDLE_SCAN");
+		}
+		if (a.nr_records > CALL) {
+			errno = EIO;
+			die("KPAGEIDLE_SCAN: more records than vec_len");
+		}
+		if (a.walk_end <= pos)
+			break;
+		tally(t, rec, a.nr_records);
+		*skipped += a.nr_skipped;
+		pos = a.walk_end;
+	}
+	return pos;
 }
 
 int main(int argc, char **argv)
@@ -133,39 +251,36 @@ int main(int argc, char **argv)
 			       (int)(f >> KPF_HUGE & 1));
 		}
 	} else if (!strcmp(argv[1], "scan")) {
-		struct scan_arg a;
-		uint64_t vec;
+		int kpf = open_or_die("/proc/kpageflags", O_RDONLY);
+		uint64_t skipped = 0;
 
 		fd = open_or_die("/proc/kpageidle", O_RDWR);
 		for (i = 2; i < argc; i++) {
 			uint64_t pfn = parse_pfn(argv[i]), lo = pfn & ~63ULL;
+			uint64_t head = head_of(kpf, pfn);
+			struct tally t = { .lo = pfn, .hi = pfn + 1 };
 
-			if (scan(fd, lo, lo + 64, &vec, &a))
-				die("KPAGEIDLE_SCAN");
+			scan(fd, head < lo ? head : lo, lo + 64, &t, &skipped);
 			printf("%llu idle=%d\n", (unsigned long long)pfn,
-			       (int)(vec >> (pfn - lo) & 1));
+			       (int)t.idle);
 		}
 	} else if (!strcmp(argv[1], "range") && argc == 4) {
 		uint64_t lo = parse_pfn(argv[2]), hi = parse_pfn(argv[3]);
-		uint64_t vec[64], n = 0, idle = 0, skipped = 0;
-		struct scan_arg a;
+		uint64_t skipped = 0, end = lo;
+		struct tally t = { .lo = lo, .hi = hi };
 
-		fd = open_or_die("/proc/kpageidle", O_RDWR);
-		while (lo < hi) {
-			uint64_t e = hi - lo > 4096 ? lo + 4096 : hi, j;
+		if (lo < hi) {
+			int kpf = open_or_die("/proc/kpageflags", O_RDONLY);
 
-			if (scan(fd, lo, e, vec, &a))
-				die("KPAGEIDLE_SCAN");
-			if (a.walk_end <= lo)
-				break;
-			for (j = 0; j < a.walk_end - lo; j++)
-				idle += vec[j / 64] >> (j % 64) & 1;
-			n += a.walk_end - lo;
-			skipped += a.nr_skipped;
-			lo = a.walk_end;
+			fd = open_or_die("/proc/kpageidle", O_RDWR);
+			/* a folio that begins before LO: from its head */
+			end = scan(fd, head_of(kpf, lo), hi, &t, &skipped);
+			if (end < lo)
+				end = lo;
 		}
 		printf("scanned=%llu idle=%llu skipped=%llu\n",
-		       (unsigned long long)n, (unsigned long long)idle,
+		       (unsigned long long)((end < hi ? end : hi) - lo),
+		       (unsigned long long)t.idle,
 		       (unsigned long long)skipped);
 	} else if (!strcmp(argv[1], "markrange") && argc == 4) {
 		uint64_t lo = parse_pfn(argv[2]), hi = parse_pfn(argv[3]);

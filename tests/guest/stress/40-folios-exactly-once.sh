@@ -3,10 +3,11 @@
 # timeout: 110
 #
 # Every user folio is reported exactly once, whole, by each scan of
-# KPAGEIDLE_SCAN_FOLIOS, while the memory around it is allocated, freed,
-# split and moved: the scan steps over free buddy blocks and compound
-# pages by an order it reads without the zone lock, and must not step
-# over a folio that lives there.  folios_once pins 256 small pages and
+# KPAGEIDLE_SCAN (in its struct kpageidle_folio records), while the
+# memory around it is allocated, freed, split and moved: the scan steps
+# over free buddy blocks and compound pages by an order it reads without
+# the zone lock, and must not step over a folio that lives there.
+# folios_once pins 256 small pages and
 # 4 THPs (mlock()ed; vm.compact_unevictable_allowed is 0 meanwhile, so
 # compaction leaves them in place), scans the whole of memory again and
 # again through /proc/kpageidle, 64 records per call, and checks that
@@ -17,11 +18,11 @@
 # tmpfs, find over /sys, drop_caches), THP faults, splits, COW and exits
 # (stress_mem), page cache written, read and dropped on /mnt/scratch,
 # compaction (compact_memory every second), khugepaged every 10 ms.
-# Needs /proc/kpageidle with the KPAGEIDLE_SCAN ioctl and its
-# KPAGEIDLE_SCAN_FOLIOS (a /proc/kpageidle without them fails, and so
-# does an idlemem kernel without /proc/kpageidle), /mnt/scratch and
-# vm.compact_unevictable_allowed.  Takes the storm (idlemem.stress_seconds,
-# default 30 s) and a few seconds more.
+# Needs /proc/kpageidle with the KPAGEIDLE_SCAN ioctl (a /proc/kpageidle
+# without it fails, and so does an idlemem kernel without
+# /proc/kpageidle), /mnt/scratch and vm.compact_unevictable_allowed.
+# Takes the storm (idlemem.stress_seconds, default 30 s) and a few
+# seconds more.
 
 . "$(dirname "$0")/lib"
 . "$(dirname "$0")/../common"
