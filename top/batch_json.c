@@ -10,7 +10,7 @@
  *  "ws_window_seconds":S (--ws-cycles times the cycle's length),
  *  "errors":{"scan":N, "tree":N} (failed refreshes retried, since start),
  *  "source":"kpageidle"|"bitmap",
- *  "method":"scan-folios"|"scan-ioctl"|"read-write", "page_size":B,
+ *  "method":"scan-folios"|"read-write", "page_size":B,
  *  "pfns":N, "ws_cycles":K, "headroom_pct":P,
  *  "cgroups_folded":N (left out by --max-depth etc., select.h),
  *  "age_buckets":[1,2,4,8,16],

@@ -18,14 +18,12 @@ enum out_format { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS, FMT_PROMETHEUS };
 /*
  * What --source asks for.  An open source's kind is KPAGEIDLE, BITMAP or
  * MGLRU (auto takes it when there is no idle page tracking);
- * `scan` says whether the ioctl is there, `folios` whether its records
- * are in use.
+ * `folios` says whether the scan ioctl's records are in use.
  */
 enum idlesrc_kind {
 	IDLESRC_AUTO,		/* kpageidle (scan ioctl if present), else bitmap */
 	IDLESRC_KPAGEIDLE,	/* kpageidle, scan ioctl if present */
 	IDLESRC_BITMAP,
-	IDLESRC_KPAGEIDLE_SCAN,	/* kpageidle, the scan ioctl's bitmap, or fail */
 	IDLESRC_KPAGEIDLE_RW,	/* kpageidle with read + write only */
 	IDLESRC_KPAGEIDLE_FOLIOS,	/* kpageidle with folio records, or fail */
 	IDLESRC_MGLRU,		/* the multi-gen LRU's generations (approximate) */

@@ -14,7 +14,6 @@ static const char *const kind_names[] = {
 	[IDLESRC_AUTO] = "auto",
 	[IDLESRC_KPAGEIDLE] = "kpageidle",
 	[IDLESRC_BITMAP] = "bitmap",
-	[IDLESRC_KPAGEIDLE_SCAN] = "kpageidle-scan",
 	[IDLESRC_KPAGEIDLE_RW] = "kpageidle-rw",
 	[IDLESRC_KPAGEIDLE_FOLIOS] = "kpageidle-folios",
 	[IDLESRC_MGLRU] = "mglru",
@@ -30,9 +29,7 @@ const char *idlesrc_method(const struct idlesrc *s)
 {
 	if (s->kind == IDLESRC_MGLRU)
 		return s->aging ? "forced-aging" : "generations";
-	if (s->folios)
-		return "scan-folios";
-	return s->scan ? "scan-ioctl" : "read-write";
+	return s->folios ? "scan-folios" : "read-write";
 }
 
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k)
@@ -116,47 +113,13 @@ static int real_ioctl(int fd, struct kpageidle_scan_arg *arg)
 }
 
 /*
- * errno after a marking call of /proc/kpageidle failed: EBUSY is the
+ * errno after a marking write of /proc/kpageidle failed: EBUSY is the
  * kernel's "another tracker marks" (idlesrc_busy_error()).  Keeps errno.
  */
 static void note_busy(struct idlesrc *s)
 {
 	if (errno == EBUSY && s->kind != IDLESRC_BITMAP)
 		s->busy = 1;
-}
-
-/*
- * Is there a KPAGEIDLE_SCAN ioctl? An empty range (vec_len 0) passes the
- * argument checks and scans nothing.  ENOTTY: a kernel without it (or a
- * regular file); EINVAL: another size of the argument struct.
- */
-static int probe_scan(struct idlesrc *s)
-{
-	struct kpageidle_scan_arg a = {
-		.size = sizeof(a), .flags = KPAGEIDLE_SCAN_MARK,
-		.vec = (uintptr_t)s->buf,
-	};
-
-	if (s->ioctl(s->fd, &a)) {
-		s->probe_errno = errno ? errno : EIO;
-		errno = s->probe_errno;
-		note_busy(s);
-		return -1;
-	}
-	s->probe_errno = 0;
-	s->scan = 1;
-	return 0;
-}
-
-static void probe_error(struct idlesrc *s, enum idlesrc_kind want, char *err,
-			size_t errlen)
-{
-	snprintf(err, errlen, "--source %s: %s has no usable "
-		 "KPAGEIDLE_SCAN ioctl (%s%s); the kernel lacks the scan "
-		 "patch of the series: use --source kpageidle-rw",
-		 idlesrc_kind_name(want), s->path,
-		 strerror(s->probe_errno), s->probe_errno == EINVAL ?
-		 ", another version of the ABI" : "");
 }
 
 int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
@@ -199,15 +162,6 @@ alloc:
 	}
 	if (s->kind != IDLESRC_KPAGEIDLE || want == IDLESRC_KPAGEIDLE_RW)
 		return 0;
-	if (probe_scan(s) && (s->busy || want == IDLESRC_KPAGEIDLE_SCAN ||
-			      want == IDLESRC_KPAGEIDLE_FOLIOS)) {
-		if (s->busy)
-			idlesrc_busy_error(root, err, errlen);
-		else
-			probe_error(s, want, err, errlen);
-		idlesrc_close(s);
-		return -1;
-	}
 	if (idlesrc_open_folios(s, want, err, errlen)) {
 		idlesrc_close(s);
 		return -1;
@@ -228,7 +182,7 @@ void idlesrc_close(struct idlesrc *s)
 	s->root = NULL;
 	s->buf = NULL;
 	s->rec = NULL;
-	s->scan = s->folios = 0;
+	s->folios = 0;
 }
 
 static ssize_t read_kpageidle(struct idlesrc *s, uint64_t pfn, size_t n,
@@ -358,64 +312,4 @@ int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 	return write_done(s, pwrite_full(s->fd, s->buf, words * 8,
 					 (off_t)(pfn / 8)),
 			  words * 8, pfn, n, mark);
-}
-
-/* One call; EINTR resumes at walk_end. Returns the PFN reached or -1. */
-static int64_t scan_call(struct idlesrc *s, uint64_t pfn, size_t n, int mark)
-{
-	struct kpageidle_scan_arg a = {
-		.size = sizeof(a), .flags = mark ? KPAGEIDLE_SCAN_MARK : 0,
-		.start = pfn, .end = pfn + n,
-		.vec = (uintptr_t)s->buf, .vec_len = (n + 63) / 64,
-	};
-
-	for (;;) {
-		a.walk_end = a.start;
-		if (!s->ioctl(s->fd, &a))
-			break;
-		if (errno == ENXIO)	/* at or past max_pfn: nothing there */
-			return (int64_t)a.start;
-		if (errno != EINTR) {
-			if (mark)
-				note_busy(s);
-			return -1;
-		}
-		if (a.walk_end < a.start || a.walk_end > a.end) {
-			errno = EIO;	/* not where the ABI says it stops */
-			return -1;
-		}
-		if (a.walk_end == a.end || a.walk_end % 64)
-			break;		/* at the end (max_pfn) already */
-		a.vec += (a.walk_end - a.start) / 64 * 8;
-		a.vec_len -= (a.walk_end - a.start) / 64;
-		a.start = a.walk_end;
-	}
-	if (a.walk_end < a.start || a.walk_end > a.end) {
-		errno = EIO;
-		return -1;
-	}
-	return (int64_t)a.walk_end;
-}
-
-ssize_t idlesrc_scan(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle,
-		     int mark)
-{
-	int64_t reached;
-	size_t i, got;
-
-	if (!s->scan || pfn % 64 || n > s->max_pfns) {
-		errno = EINVAL;
-		return -1;
-	}
-	memset(s->buf, 0, (n + 63) / 64 * 8);
-	reached = n ? scan_call(s, pfn, n, mark) : (int64_t)pfn;
-	if (reached < 0)
-		return -1;
-	if (!idle)
-		return (ssize_t)n;
-	got = (size_t)((uint64_t)reached - pfn);
-	for (i = 0; i < got; i++)
-		idle[i] = (s->buf[i / 64] >> (i % 64)) & 1;
-	memset(idle + got, 0, n - got);
-	return (ssize_t)n;
 }

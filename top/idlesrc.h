@@ -2,17 +2,15 @@
 /*
  * idlesrc.h - where idle page state comes from: one small interface over
  * /proc/kpageidle (u64 per PFN) and /sys/kernel/mm/page_idle/bitmap (one
- * bit per PFN in u64 words).  Three ways to run a cycle over a range:
+ * bit per PFN in u64 words).  Two ways to run a cycle over a range:
  *
- *   read + write: idlesrc_read(), then idlesrc_mark() with the caller's
- *                 choice of PFNs (two rmap walks per idle page);
- *   scan ioctl:   idlesrc_scan(), the KPAGEIDLE_SCAN ioctl of
- *                 /proc/kpageidle: test and re-mark every user page in
- *                 one pass (one rmap walk per page), when the kernel has it;
- *   folio records: idlesrc_folios(), the same ioctl with
- *                 KPAGEIDLE_SCAN_FOLIOS: per folio its size, memcg, kind
- *                 and idle state in that one pass, no kpageflags or
- *                 kpagecgroup to read (idlesrc_folio.c).
+ *   read + write:  idlesrc_read(), then idlesrc_mark() with the caller's
+ *                  choice of PFNs (two rmap walks per idle page);
+ *   folio records: idlesrc_folios(), the KPAGEIDLE_SCAN ioctl of
+ *                  /proc/kpageidle, when the kernel has it: test and
+ *                  re-mark every user folio in one pass (one rmap walk
+ *                  per folio), with its size, memcg, kind and idle state,
+ *                  no kpageflags or kpagecgroup to read (idlesrc_folio.c).
  */
 #ifndef IDLETOP_IDLESRC_H
 #define IDLETOP_IDLESRC_H
@@ -23,7 +21,7 @@
 #include "config.h"
 #include "kpageidle_abi.h"
 
-/* Records per KPAGEIDLE_SCAN_FOLIOS call (32 bytes each: 128 KiB). */
+/* Records per KPAGEIDLE_SCAN call (32 bytes each: 128 KiB). */
 #define IDLESRC_FOLIO_RECS	4096
 
 /* The KPAGEIDLE_SCAN call: 0, or -1 with errno (tests pass a fake). */
@@ -36,7 +34,6 @@ struct idlesrc {
 	char *root;		/* what the paths are under */
 	size_t max_pfns;	/* largest range per call */
 	uint64_t *buf;		/* scratch for one range */
-	int scan;		/* 1: idlesrc_scan() uses the ioctl */
 	int folios;		/* 1: the scanner uses idlesrc_folios() */
 	int busy;		/* 1: the kernel refused to mark (EBUSY) */
 	int aging;		/* mglru: forced aging (scan_mglru.h) */
@@ -95,17 +92,18 @@ void idlesrc_lsm(const char *root, char *buf, size_t len);
 const char *idlesrc_kind_name(enum idlesrc_kind k);
 int idlesrc_parse_kind(const char *s, enum idlesrc_kind *k);
 /*
- * "scan-folios", "scan-ioctl" or "read-write": how an open source runs a
- * cycle; for mglru "forced-aging" or "generations".
+ * "scan-folios" or "read-write": how an open source runs a cycle; for
+ * mglru "forced-aging" or "generations".
  */
 const char *idlesrc_method(const struct idlesrc *s);
 
 /*
  * Open the source under root (auto: kpageidle, then bitmap) and, for
- * kpageidle, probe the scan ioctl through ioctl_fn (NULL: ioctl(2)). On
- * failure returns -1 and writes a message saying what is missing and how
- * to get it into err.  A probe (it marks an empty range) refused with
- * EBUSY fails with s->busy set: the kernel has another tracker marking.
+ * kpageidle, probe the scan ioctl through ioctl_fn (NULL: ioctl(2);
+ * idlesrc_open_folios()). On failure returns -1 and writes a message
+ * saying what is missing and how to get it into err.  A probe (it marks
+ * an empty range) refused with EBUSY fails with s->busy set: the kernel
+ * has another tracker marking.
  */
 int idlesrc_open(struct idlesrc *s, const char *root, enum idlesrc_kind want,
 		 size_t max_pfns, idlesrc_ioctl_fn *ioctl_fn,
@@ -142,28 +140,17 @@ int idlesrc_mark(struct idlesrc *s, uint64_t pfn, size_t n,
 void idlesrc_error(const struct idlesrc *s, const char *what, char *err,
 		   size_t errlen);
 /*
- * Only with s->scan: one KPAGEIDLE_SCAN pass over [pfn, pfn + n): idle[i]
- * (unless idle is NULL) as idlesrc_read() would give it, and with mark
- * every user (LRU) page re-marked idle right after its test, as the
- * kernel decides (heads of compound pages, unevictable pages too).  PFNs
- * past the kernel's max_pfn read 0.  Resumes after EINTR.  Returns n, or
- * -1 with errno.
- */
-ssize_t idlesrc_scan(struct idlesrc *s, uint64_t pfn, size_t n, uint8_t *idle,
-		     int mark);
-
-/*
- * idlesrc_folio.c.  After the scan ioctl was found: unless want forbids
- * it (kpageidle-scan), probe KPAGEIDLE_SCAN_FOLIOS (an empty call; a
- * kernel without it says EINVAL, an unknown flag) and set s->folios.  0,
- * or -1 with a message when want is IDLESRC_KPAGEIDLE_FOLIOS and the
- * records are not there (or out of memory), or when the kernel refused
- * the (marking) probe with EBUSY (s->busy).
+ * idlesrc_folio.c.  For an open /proc/kpageidle: probe the KPAGEIDLE_SCAN
+ * ioctl (an empty marking call; ENOTTY: a kernel without it, EINVAL:
+ * another version of its ABI) and set s->folios, or leave it 0 for read +
+ * write (s->probe_errno says why).  0, or -1 with a message when want is
+ * IDLESRC_KPAGEIDLE_FOLIOS and the ioctl is not usable (or out of
+ * memory), or when the kernel refused the probe with EBUSY (s->busy).
  */
 int idlesrc_open_folios(struct idlesrc *s, enum idlesrc_kind want,
 			char *err, size_t errlen);
 /*
- * Only with s->folios: one KPAGEIDLE_SCAN_FOLIOS call from pfn (any PFN)
+ * Only with s->folios: one KPAGEIDLE_SCAN call from pfn (any PFN)
  * to end, with KPAGEIDLE_SCAN_MARK if mark, into s->rec (at most
  * s->rec_max records).  Returns the number of records, checked against
  * the ABI (sorted, not overlapping, heads in [pfn, end), covered by

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * idlesrc_folio.c - the per-folio output of the KPAGEIDLE_SCAN ioctl
- * (KPAGEIDLE_SCAN_FOLIOS): its probe, and one call whose records are
- * checked against the ABI before anyone counts them.
+ * idlesrc_folio.c - the KPAGEIDLE_SCAN ioctl of /proc/kpageidle and its
+ * per-folio records: its probe, and one call whose records are checked
+ * against the ABI before anyone counts them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@ static void folio_arg(const struct idlesrc *s, struct kpageidle_scan_arg *a,
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	a->flags = KPAGEIDLE_SCAN_FOLIOS | flags;
+	a->flags = flags;
 	a->start = start;
 	a->end = end;
 	a->walk_end = start;
@@ -24,49 +24,66 @@ static void folio_arg(const struct idlesrc *s, struct kpageidle_scan_arg *a,
 	a->vec_len = vec_len;
 }
 
-static void folio_error(const struct idlesrc *s, int e, char *err,
-			size_t errlen)
+/* Why the ioctl's probe failed with e, for the message; "" if unknown. */
+static const char *probe_why(int e)
 {
-	snprintf(err, errlen, "--source kpageidle-folios: the KPAGEIDLE_SCAN "
-		 "ioctl of %s has no per-folio records (%s%s); the kernel "
-		 "predates KPAGEIDLE_SCAN_FOLIOS: use --source kpageidle-scan",
-		 s->path, strerror(e),
-		 e == EINVAL ? ": an unknown flag to it" : "");
+	if (e == ENOTTY)
+		return "; the kernel lacks the scan ioctl of the idlemem series";
+	if (e == EINVAL)
+		return "; the kernel has another version of its ABI";
+	return "";
+}
+
+static void folio_error(const struct idlesrc *s, char *err, size_t errlen)
+{
+	int e = s->probe_errno;
+
+	snprintf(err, errlen, "--source kpageidle-folios: %s has no usable "
+		 "KPAGEIDLE_SCAN ioctl (%s)%s: use --source kpageidle-rw, or "
+		 "kpageidle, which falls back to it", s->path, strerror(e),
+		 probe_why(e));
+}
+
+/*
+ * An empty range (vec_len 0) passes the argument checks and scans
+ * nothing; MARK: the fd must be open for writing too.  0, or errno.
+ */
+static int probe(struct idlesrc *s)
+{
+	struct kpageidle_scan_arg a;
+
+	folio_arg(s, &a, 0, 0, KPAGEIDLE_SCAN_MARK, 0);
+	errno = 0;
+	if (!s->ioctl(s->fd, &a))
+		return 0;
+	return errno ? errno : EIO;
 }
 
 int idlesrc_open_folios(struct idlesrc *s, enum idlesrc_kind want,
 			char *err, size_t errlen)
 {
-	struct kpageidle_scan_arg a;
-	int e;
-
-	if (!s->scan || want == IDLESRC_KPAGEIDLE_SCAN)
-		return 0;
 	s->rec = calloc(IDLESRC_FOLIO_RECS, sizeof(*s->rec));
 	if (!s->rec) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	s->rec_max = IDLESRC_FOLIO_RECS;
-	/* an empty range; MARK: the fd must be open for writing too */
-	folio_arg(s, &a, 0, 0, KPAGEIDLE_SCAN_MARK, 0);
-	errno = 0;
-	if (!s->ioctl(s->fd, &a)) {
+	s->probe_errno = probe(s);
+	if (!s->probe_errno) {
 		s->folios = 1;
 		return 0;
 	}
-	e = errno ? errno : EIO;
 	free(s->rec);
 	s->rec = NULL;
 	s->rec_max = 0;
-	if (e == EBUSY) {	/* another tracker marks: so would we */
+	if (s->probe_errno == EBUSY) {	/* another tracker marks: so would we */
 		s->busy = 1;
 		idlesrc_busy_error(s->root, err, errlen);
 		return -1;
 	}
 	if (want != IDLESRC_KPAGEIDLE_FOLIOS)
-		return 0;	/* the bitmap output, as before */
-	folio_error(s, e, err, errlen);
+		return 0;	/* read + write of the file */
+	folio_error(s, err, errlen);
 	return -1;
 }
 

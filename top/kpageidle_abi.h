@@ -23,27 +23,26 @@
 #ifndef KPAGEIDLE_SCAN
 #define KPAGEIDLE_IOCTL_MAGIC	0xBB
 
-/* Flags for struct kpageidle_scan_arg.flags */
-#define KPAGEIDLE_SCAN_MARK	(1ULL << 0)	/* re-mark each user page idle after testing it */
-#define KPAGEIDLE_SCAN_FOLIOS	(1ULL << 1)	/* vec holds struct kpageidle_folio records */
-#define KPAGEIDLE_SCAN_CGROUP	(1ULL << 2)	/* only the folios of cgroup_id's memcg */
-#define KPAGEIDLE_SCAN_SUBTREE	(1ULL << 3)	/* and of its descendants */
+/* Flags for struct kpageidle_scan_arg.flags; any other bit: EINVAL */
+#define KPAGEIDLE_SCAN_MARK	(1ULL << 0)	/* re-mark each user folio idle after its test */
+#define KPAGEIDLE_SCAN_CGROUP	(1ULL << 1)	/* only the folios of cgroup_id's memcg */
+#define KPAGEIDLE_SCAN_SUBTREE	(1ULL << 2)	/* and of its descendants */
 
 struct kpageidle_scan_arg {
 	__u64 size;		/* in: sizeof(struct kpageidle_scan_arg) */
 	__u64 flags;		/* in: KPAGEIDLE_SCAN_* */
-	__u64 start;		/* in: first PFN (a multiple of 64 without FOLIOS) */
+	__u64 start;		/* in: first PFN (any PFN) */
 	__u64 end;		/* in: PFN to stop before (exclusive), >= start */
-	__u64 walk_end;		/* out: where to resume (FOLIOS: may be > end) */
-	__u64 vec;		/* in: user address of the output (records or u64 words) */
-	__u64 vec_len;		/* in: length of vec in records (FOLIOS) or u64 words */
+	__u64 walk_end;		/* out: where to resume; may pass end (folios are whole) */
+	__u64 vec;		/* in: user address of struct kpageidle_folio[vec_len] */
+	__u64 vec_len;		/* in: records vec has room for */
 	__u64 nr_skipped;	/* out, marking: not idle only as ptes were not walked */
-	__u64 nr_records;	/* out: records written (FOLIOS); in: zero */
+	__u64 nr_records;	/* out: records written to vec (always written) */
 	__u64 cgroup_id;	/* in: with KPAGEIDLE_SCAN_CGROUP, a cgroup v2 id; else zero */
 };
 
 /*
- * One record of KPAGEIDLE_SCAN_FOLIOS: a folio whose head PFN is in the
+ * One record of KPAGEIDLE_SCAN: a user folio whose head PFN is in the
  * walked range, or a run of consecutive folios with the same cgroup and
  * flags.  PFNs no record covers are no user memory.
  */

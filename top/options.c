@@ -40,9 +40,9 @@ static const char usage_text[] =
 "      --mark-wait=SECONDS  one shot: mark all pages idle, wait SECONDS,\n"
 "                         read idle state once, print one report, exit\n"
 "      --source=SRC       idle source: auto (default), kpageidle, bitmap;\n"
-"                         kpageidle-folios / kpageidle-scan / kpageidle-rw\n"
-"                         force the scan ioctl's folio records / its\n"
-"                         bitmap / read+write (default: the best present);\n"
+"                         kpageidle-folios / kpageidle-rw force the scan\n"
+"                         ioctl's folio records / read+write (default: the\n"
+"                         records when the kernel has them);\n"
 "                         mglru: approximate, from the multi-gen LRU's\n"
 "                         generations (auto's choice without idle page\n"
 "                         tracking)\n"
@@ -354,6 +354,20 @@ static int fields_opt(struct config *c, const char *arg, FILE *out,
 	return OPT_OK;
 }
 
+static int source_opt(struct config *c, const char *arg, FILE *err)
+{
+	if (!idlesrc_parse_kind(arg, &c->source))
+		return OPT_OK;
+	fprintf(err, "idletop: invalid --source '%s': expected auto, "
+		"kpageidle, kpageidle-folios, kpageidle-rw, bitmap or mglru\n",
+		arg);
+	if (!strcmp(arg, "kpageidle-scan"))
+		fprintf(err, "idletop: the KPAGEIDLE_SCAN ioctl has no bitmap "
+			"output any more: use --source kpageidle-folios for "
+			"its folio records\n");
+	return OPT_USAGE;
+}
+
 static int apply_opt(struct config *c, int opt, const char *arg, FILE *out,
 	       FILE *err)
 {
@@ -378,13 +392,7 @@ static int apply_opt(struct config *c, int opt, const char *arg, FILE *out,
 		fprintf(err, "idletop: invalid --format '%s': expected text, "
 			"json, openmetrics or prometheus\n", arg);
 		return OPT_USAGE;
-	case O_SOURCE:
-		if (!idlesrc_parse_kind(arg, &c->source))
-			return OPT_OK;
-		fprintf(err, "idletop: invalid --source '%s': expected auto, "
-			"kpageidle, kpageidle-folios, kpageidle-scan, "
-			"kpageidle-rw, bitmap or mglru\n", arg);
-		return OPT_USAGE;
+	case O_SOURCE: return source_opt(c, arg, err);
 	}
 	fprintf(err, "Try 'idletop --help' for more information.\n");
 	return OPT_USAGE;

@@ -3,8 +3,10 @@
  * scan.h - the PFN scanner: walks all PFNs in slices, reads kpageflags,
  * kpagecgroup and the idle source for a range, counts per memcg inode,
  * keeps one idle-age byte per PFN and re-marks the range idle: with the
- * KPAGEIDLE_SCAN ioctl in one call that tests and re-marks, else with a
- * read and a write of the PFNs the kernel would mark (LRU, not THP tails).
+ * KPAGEIDLE_SCAN ioctl's folio records, one call that tests, re-marks and
+ * tells each folio's size, memcg and kind (no kpageflags or kpagecgroup
+ * then: scan_folio.h), else with a read and a write of the PFNs the
+ * kernel would mark (LRU, not THP tails: scan_pfn.h).
  *
  * Cycle 0 is a priming pass (mark only); cycles 1, 2, ... are counted and
  * published in `last` when complete. Every cycle, the priming one too,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * scan_folio.c - a slice from KPAGEIDLE_SCAN_FOLIOS records: one pass
+ * scan_folio.c - a slice from KPAGEIDLE_SCAN's folio records: one pass
  * that tests, re-marks and tells each folio's size, memcg and kind.
- * Every PFN of a record is counted like a PFN of the kpageflags paths
+ * Every PFN of a record is counted like a PFN of the kpageflags path
  * (count_page(): the same kinds, ages and buckets); PFNs no record
  * covers are no user memory and their ages go to 0.
  */

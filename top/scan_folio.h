@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * scan_folio.h - the scanner's side of the folio records (scan_folio.c):
- * with KPAGEIDLE_SCAN_FOLIOS a range is one pass, the ioctl's records
+ * with the KPAGEIDLE_SCAN ioctl a range is one pass, the ioctl's records
  * alone (no /proc/kpageflags, no /proc/kpagecgroup), counted per PFN by
  * count_page() (scan_count.h), as the per-PFN path (scan_pfn.h) counts.
  */

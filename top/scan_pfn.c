@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scan_pfn.c - the per-PFN path of a slice (scan_pfn.h): kpageflags,
- * kpagecgroup and the idle source read per PFN, THP tails counted with
+ * kpagecgroup and the idle file read per PFN, THP tails counted with
  * their head (count_page(), scan_count.c), marks written back.
  */
 #include <errno.h>
@@ -17,7 +17,8 @@
  * (tails may say cgroup 0 and are not on the LRU themselves); the head
  * carries over slice boundaries in sc->thp.  mark[] is what the kernel
  * marks itself with KPAGEIDLE_SCAN_MARK (LRU pages, unevictable ones
- * too, no tails), so that both paths count the same.
+ * too, no tails), so that this path and the folio records count the
+ * same.
  */
 static int visit_pfn(struct scanner *sc, uint64_t pfn, size_t i)
 {
@@ -72,21 +73,18 @@ static int src_error(struct scanner *sc, const char *what, char *err,
 }
 
 /*
- * The idle state of [pfn, pfn+n) into sc->idle: the scan ioctl tests and
- * re-marks in one call, read + write reads here and marks after counting.
+ * The idle state of [pfn, pfn+n) into sc->idle (none while priming),
+ * read here; the marks are written after counting.
  */
 static int get_idle(struct scanner *sc, uint64_t pfn, size_t n, char *err,
 		    size_t errlen)
 {
 	ssize_t r = 0;
 
-	if (sc->src.scan)
-		r = idlesrc_scan(&sc->src, pfn, n, sc->idle, !sc->no_mark);
-	else if (!sc->priming)
+	if (!sc->priming)
 		r = idlesrc_read(&sc->src, pfn, n, sc->idle);
 	if (r < 0)
-		return src_error(sc, sc->src.scan ? "scan" : "read", err,
-				 errlen);
+		return src_error(sc, "read", err, errlen);
 	memset(sc->idle + r, 0, n - (size_t)r);
 	return 0;
 }
@@ -97,10 +95,6 @@ ssize_t scan_pfn_range(struct scanner *sc, uint64_t pfn, size_t n, char *err,
 	ssize_t got;
 	size_t i;
 
-	/* priming with the ioctl: it marks what it should by itself */
-	if (sc->priming && sc->src.scan)
-		return idlesrc_scan(&sc->src, pfn, n, NULL, 1) < 0 ?
-		       src_error(sc, "scan", err, errlen) : (ssize_t)n;
 	got = read_u64s(sc->flags_fd, sc->kflags, pfn, n);
 	if (got < 0) {
 		snprintf(err, errlen, "read kpageflags: %s", strerror(errno));
@@ -119,8 +113,7 @@ ssize_t scan_pfn_range(struct scanner *sc, uint64_t pfn, size_t n, char *err,
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-	if (!sc->src.scan && !sc->no_mark &&
-	    idlesrc_mark(&sc->src, pfn, n, sc->mark))
+	if (!sc->no_mark && idlesrc_mark(&sc->src, pfn, n, sc->mark))
 		return src_error(sc, "mark", err, errlen);
 	return (ssize_t)n;
 }

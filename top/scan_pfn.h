@@ -14,8 +14,8 @@
 
 /*
  * Read, count and re-mark [pfn, pfn + n) per PFN: kpageflags,
- * kpagecgroup and the idle source (the scan ioctl's bitmap, or read +
- * write).  Returns the PFNs done, or -1 with err.
+ * kpagecgroup and the idle source (/proc/kpageidle or page_idle/bitmap,
+ * read + write).  Returns the PFNs done, or -1 with err.
  */
 ssize_t scan_pfn_range(struct scanner *sc, uint64_t pfn, size_t n, char *err,
 		       size_t errlen);

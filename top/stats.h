@@ -101,8 +101,7 @@ struct report_params {
 	double period;		/* of the report's cycle; params: the engine's */
 	double cycle_seconds;	/* the cycle's length (monotonic clock) */
 	const char *source;	/* "kpageidle" / "bitmap" / "mglru" */
-	/* "scan-folios" / "scan-ioctl" / "read-write"; mglru:
-	 * "forced-aging" / "generations" */
+	/* "scan-folios" / "read-write"; mglru: "forced-aging" / "generations" */
 	const char *method;
 	const char *node;	/* --node-label: a label on every metric */
 	uint64_t page_size;

@@ -247,21 +247,16 @@ void fx_folio(struct fixture *fx, uint64_t pfn, uint64_t n,
 }
 
 struct fixture *fx_scan_fx;
-int fx_scan_calls, fx_scan_eintr, fx_scan_errno;
-int fx_scan_folios, fx_scan_nomerge;
+int fx_scan_calls, fx_scan_errno, fx_scan_nomerge;
 uint64_t fx_scan_records, fx_scan_past_end;
 
 static int fake_check(int fd, const struct kpageidle_scan_arg *a)
 {
-	uint64_t known = KPAGEIDLE_SCAN_MARK |
-			 (fx_scan_folios ? KPAGEIDLE_SCAN_FOLIOS : 0);
-	int folios = (a->flags & KPAGEIDLE_SCAN_FOLIOS) != 0;
-
 	errno = 0;
 	if (fx_scan_errno)
 		errno = fx_scan_errno;
-	else if (a->size != sizeof(*a) || a->flags & ~known ||
-		 (!folios && a->start % 64) || a->end < a->start)
+	else if (a->size != sizeof(*a) || a->flags & ~KPAGEIDLE_SCAN_MARK ||
+		 a->end < a->start)
 		errno = EINVAL;
 	else if ((a->flags & KPAGEIDLE_SCAN_MARK) &&
 		 (fcntl(fd, F_GETFL) & O_ACCMODE) != O_RDWR)
@@ -269,21 +264,6 @@ static int fake_check(int fd, const struct kpageidle_scan_arg *a)
 	else if (a->start >= fx_scan_fx->npfn)
 		errno = ENXIO;
 	return errno ? -1 : 0;
-}
-
-/* One PFN: its idle bit, then the mark. -1 if the file says no. */
-static int fake_pfn(int fd, uint64_t pfn, int mark, uint64_t *word, int bit)
-{
-	uint64_t f = fx_scan_fx->flags[pfn], v, one = 1;
-
-	if (pread_full(fd, &v, 8, (off_t)(pfn * 8)) != 8)
-		return -1;
-	if (v & 1)
-		*word |= 1ULL << bit;
-	if (mark && KPF_BIT(f, KPF_LRU) && !KPF_BIT(f, KPF_COMPOUND_TAIL) &&
-	    pwrite_full(fd, &one, 8, (off_t)(pfn * 8)) != 8)
-		return -1;
-	return 0;
 }
 
 /* The folio whose head is pfn: its PFNs; 0 if pfn is no user page. */
@@ -335,7 +315,7 @@ static int fake_record(struct kpageidle_scan_arg *a, uint64_t pfn,
 	return 1;
 }
 
-/* KPAGEIDLE_SCAN_FOLIOS: heads in [start, end) until vec is full. */
+/* The records of heads in [start, end) until vec is full. */
 static int fake_folios(int fd, struct kpageidle_scan_arg *a, int mark)
 {
 	uint64_t stop = a->end < fx_scan_fx->npfn ? a->end : fx_scan_fx->npfn;
@@ -368,32 +348,8 @@ static int fake_folios(int fd, struct kpageidle_scan_arg *a, int mark)
 
 int fx_scan_ioctl(int fd, struct kpageidle_scan_arg *a)
 {
-	uint64_t *vec = (uint64_t *)(uintptr_t)a->vec, stop, pfn;
-	int mark = (a->flags & KPAGEIDLE_SCAN_MARK) != 0;
-
 	fx_scan_calls++;
 	if (fake_check(fd, a))
 		return -1;
-	if (a->flags & KPAGEIDLE_SCAN_FOLIOS)
-		return fake_folios(fd, a, mark);
-	stop = a->end < fx_scan_fx->npfn ? a->end : fx_scan_fx->npfn;
-	if (stop - a->start > 64 * a->vec_len)
-		stop = a->start + 64 * a->vec_len;
-	for (pfn = a->start; pfn < stop; pfn++) {
-		if (pfn % 64 == 0 && pfn > a->start && fx_scan_eintr > 0) {
-			fx_scan_eintr--;
-			a->walk_end = pfn;
-			errno = EINTR;
-			return -1;
-		}
-		if (pfn % 64 == 0)
-			vec[(pfn - a->start) / 64] = 0;
-		if (fake_pfn(fd, pfn, mark, &vec[(pfn - a->start) / 64],
-			     (int)(pfn % 64))) {
-			errno = EIO;
-			return -1;
-		}
-	}
-	a->walk_end = stop;
-	return 0;
+	return fake_folios(fd, a, (a->flags & KPAGEIDLE_SCAN_MARK) != 0);
 }

@@ -48,27 +48,22 @@ void fx_thp(struct fixture *fx, uint64_t pfn, uint64_t kind_flags,
 
 /*
  * A fake KPAGEIDLE_SCAN for idlesrc_open(): fx_scan_fx's flags say which
- * PFNs are user pages (KPF_LRU, not THP tails: marked with
- * KPAGEIDLE_SCAN_MARK); the idle bits are read from, and the marks
+ * PFNs are user folios and the idle words are read from, and the marks
  * written to, the fake /proc/kpageidle that fd is open on; max_pfn is
- * npfn.  It checks the arguments like the ABI says, counts its calls in
- * fx_scan_calls and, while fx_scan_eintr > 0, stops after one word with
- * EINTR (decrementing it).  fx_scan_errno != 0: every call fails with it.
+ * npfn.  It checks the arguments like the ABI says (any flag but
+ * KPAGEIDLE_SCAN_MARK: EINVAL) and writes a record per user folio whose
+ * head is in the range (head: LRU, not a tail; its size is the head and
+ * the COMPOUND_TAIL PFNs after it; the head's cgroup, kind flags and idle
+ * word), consecutive folios with equal cgroup and flags merged unless
+ * fx_scan_nomerge; with KPAGEIDLE_SCAN_MARK heads are marked.  It counts
+ * its calls in fx_scan_calls, the records written in fx_scan_records and
+ * the calls whose walk_end was past their end in fx_scan_past_end.
+ * fx_scan_errno != 0: every call fails with it (ENOTTY: a kernel without
+ * the ioctl, EINVAL: another version of its ABI).
  */
 struct kpageidle_scan_arg;
 extern struct fixture *fx_scan_fx;
-extern int fx_scan_calls, fx_scan_eintr, fx_scan_errno;
-/*
- * With fx_scan_folios, the fake also has KPAGEIDLE_SCAN_FOLIOS (without,
- * EINVAL: an unknown flag, as a kernel before it): a record per user
- * folio whose head is in the range (head: LRU, not a tail; its size is
- * the head and the COMPOUND_TAIL PFNs after it; the head's cgroup, kind
- * flags and idle word), consecutive folios with equal cgroup and flags
- * merged unless fx_scan_nomerge; heads marked.  fx_scan_records counts
- * the records written, fx_scan_past_end the calls whose walk_end was
- * past their end.
- */
-extern int fx_scan_folios, fx_scan_nomerge;
+extern int fx_scan_calls, fx_scan_errno, fx_scan_nomerge;
 extern uint64_t fx_scan_records, fx_scan_past_end;
 int fx_scan_ioctl(int fd, struct kpageidle_scan_arg *arg);
 

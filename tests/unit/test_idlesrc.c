@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_idlesrc.c - detection of the KPAGEIDLE_SCAN ioctl and its fallback
- * to read + write; idlesrc_scan() over the fake ioctl (fx_scan_ioctl):
- * resuming after EINTR, the end of memory; the folio records
- * (KPAGEIDLE_SCAN_FOLIOS): detection, fallback, checks of what the kernel
- * returns; EBUSY from marking (another tracker marks) and who holds it.
+ * test_idlesrc.c - detection of the KPAGEIDLE_SCAN ioctl (its folio
+ * records) and the fallback to read + write; idlesrc_folios() over the
+ * fake ioctl (fx_scan_ioctl): checks of what the kernel returns, the end
+ * of memory; marks cut short; EBUSY from marking (another tracker marks)
+ * and who holds it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -44,8 +44,7 @@ static int setup(void **state)
 	assert_int_equal(fx_write_pages(&t->fx, 1, 1), 0);
 	t->src.fd = -1;
 	fx_scan_fx = &t->fx;
-	fx_scan_calls = fx_scan_eintr = fx_scan_errno = 0;
-	fx_scan_folios = fx_scan_nomerge = 0;
+	fx_scan_calls = fx_scan_errno = fx_scan_nomerge = 0;
 	*state = t;
 	return 0;
 }
@@ -73,99 +72,93 @@ static void test_fallback_without_ioctl(void **state)
 	struct t *t = *state;
 	enum idlesrc_kind k[] = { IDLESRC_AUTO, IDLESRC_KPAGEIDLE };
 	uint8_t idle[64];
+	uint64_t we;
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
 		assert_int_equal(open_src(t, k[i], NULL), 0);
 		assert_int_equal(t->src.kind, IDLESRC_KPAGEIDLE);
-		assert_int_equal(t->src.scan, 0);
+		assert_int_equal(t->src.folios, 0);
+		assert_null(t->src.rec);
 		assert_int_equal(t->src.probe_errno, ENOTTY);
 		assert_string_equal(idlesrc_method(&t->src), "read-write");
-		assert_int_equal(idlesrc_scan(&t->src, 0, 64, idle, 1), -1);
+		assert_int_equal(idlesrc_folios(&t->src, 0, 64, 1, &we), -1);
 		assert_int_equal(errno, EINVAL);
+		assert_int_equal(idlesrc_read(&t->src, 0, 64, idle), 64);
+		assert_int_equal(idle[3], 1);	/* every third idle */
+		assert_int_equal(idle[4], 0);
 	}
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, NULL), -1);
-	assert_non_null(strstr(t->err, "KPAGEIDLE_SCAN"));
-	assert_non_null(strstr(t->err, "--source kpageidle-rw"));
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, NULL), -1);
+	assert_non_null(strstr(t->err, "--source kpageidle-folios: "));
+	assert_non_null(strstr(t->err, "no usable KPAGEIDLE_SCAN ioctl"));
 	assert_non_null(strstr(t->err, strerror(ENOTTY)));
+	assert_non_null(strstr(t->err, "lacks the scan ioctl"));
+	assert_non_null(strstr(t->err, "--source kpageidle-rw"));
+	assert_null(strstr(t->err, "kpageidle-scan"));
 	assert_int_equal(t->src.fd, -1);
 }
 
+/* A kernel with the ioctl: its records unless --source says otherwise. */
 static void test_detect(void **state)
 {
 	struct t *t = *state;
+	enum idlesrc_kind k[] = { IDLESRC_AUTO, IDLESRC_KPAGEIDLE,
+				  IDLESRC_KPAGEIDLE_FOLIOS };
+	size_t i;
 
-	assert_int_equal(open_src(t, IDLESRC_AUTO, fx_scan_ioctl), 0);
-	assert_int_equal(t->src.scan, 1);
-	assert_string_equal(idlesrc_method(&t->src), "scan-ioctl");
-	assert_int_equal(t->src.folios, 0);	/* EINVAL: no FOLIOS flag */
-	assert_int_equal(fx_scan_calls, 2);	/* the ioctl, its records */
+	for (i = 0; i < 3; i++) {
+		fx_scan_calls = 0;
+		assert_int_equal(open_src(t, k[i], fx_scan_ioctl), 0);
+		assert_int_equal(t->src.kind, IDLESRC_KPAGEIDLE);
+		assert_int_equal(t->src.folios, 1);
+		assert_int_equal(t->src.probe_errno, 0);
+		assert_non_null(t->src.rec);
+		assert_int_equal(t->src.rec_max, IDLESRC_FOLIO_RECS);
+		assert_string_equal(idlesrc_method(&t->src), "scan-folios");
+		assert_int_equal(fx_scan_calls, 1);	/* the probe */
+	}
 	assert_int_equal(fx_read_kpageidle(&t->fx, 0), 1);	/* untouched */
 	assert_int_equal(fx_read_kpageidle(&t->fx, 1), 0);
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, fx_scan_ioctl), 0);
-	assert_int_equal(t->src.scan, 1);
 	fx_scan_calls = 0;
 	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_RW, fx_scan_ioctl), 0);
-	assert_int_equal(t->src.scan, 0);
+	assert_int_equal(t->src.folios, 0);
+	assert_string_equal(idlesrc_method(&t->src), "read-write");
 	assert_int_equal(fx_scan_calls, 0);	/* not even probed */
 	assert_int_equal(open_src(t, IDLESRC_BITMAP, fx_scan_ioctl), 0);
 	assert_int_equal(t->src.kind, IDLESRC_BITMAP);
-	assert_int_equal(t->src.scan, 0);
+	assert_int_equal(t->src.folios, 0);
 	assert_int_equal(fx_scan_calls, 0);
 }
 
-/* Another struct size (EINVAL) or any other refusal: not used. */
+/*
+ * Another version of the ABI (EINVAL) or any other refusal: read +
+ * write, or an error that says why when the records are forced.
+ */
 static void test_detect_refused(void **state)
 {
 	struct t *t = *state;
 
 	fx_scan_errno = EINVAL;
 	assert_int_equal(open_src(t, IDLESRC_AUTO, fx_scan_ioctl), 0);
-	assert_int_equal(t->src.scan, 0);
+	assert_int_equal(t->src.folios, 0);
+	assert_null(t->src.rec);
 	assert_int_equal(t->src.probe_errno, EINVAL);
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, fx_scan_ioctl),
+	assert_string_equal(idlesrc_method(&t->src), "read-write");
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, fx_scan_ioctl),
 			 -1);
-	assert_non_null(strstr(t->err, "another version of the ABI"));
+	assert_non_null(strstr(t->err, strerror(EINVAL)));
+	assert_non_null(strstr(t->err, "another version of its ABI"));
+	assert_non_null(strstr(t->err, "--source kpageidle-rw"));
+	assert_int_equal(t->src.fd, -1);
 	fx_scan_errno = EPERM;
 	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE, fx_scan_ioctl), 0);
-	assert_int_equal(t->src.scan, 0);
-}
-
-static void check_bits(const uint8_t *idle, uint64_t pfn, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		assert_int_equal(idle[i], pfn + i < NPFN && (pfn + i) % 3 == 0);
-}
-
-static void test_scan_resume(void **state)
-{
-	struct t *t = *state;
-	uint8_t *idle = malloc(MAXP);
-
-	assert_non_null(idle);
-	assert_int_equal(open_src(t, IDLESRC_AUTO, fx_scan_ioctl), 0);
-	fx_scan_calls = 0;
-	fx_scan_eintr = 3;
-	memset(idle, 7, MAXP);
-	assert_int_equal(idlesrc_scan(&t->src, 0, 4288, idle, 0), 4288);
-	assert_int_equal(fx_scan_calls, 4);
-	check_bits(idle, 0, 4288);	/* past max_pfn: 0 */
-	assert_int_equal(fx_read_kpageidle(&t->fx, 1), 0);	/* no mark */
-	assert_int_equal(idlesrc_scan(&t->src, 64, 640, idle, 1), 640);
-	check_bits(idle, 64, 640);
-	assert_int_equal(fx_read_kpageidle(&t->fx, 65), 1);	/* marked */
-	assert_int_equal(fx_read_kpageidle(&t->fx, 704), 0);
-	memset(idle, 7, 64);
-	assert_int_equal(idlesrc_scan(&t->src, 4224, 64, idle, 1), 64);
-	check_bits(idle, 4224, 64);	/* ENXIO: nothing there */
-	assert_int_equal(idlesrc_scan(&t->src, 32, 64, idle, 1), -1);
-	assert_int_equal(errno, EINVAL);
-	fx_scan_errno = EFAULT;
-	assert_int_equal(idlesrc_scan(&t->src, 0, 64, idle, 1), -1);
-	assert_int_equal(errno, EFAULT);
-	free(idle);
+	assert_int_equal(t->src.folios, 0);
+	assert_int_equal(t->src.probe_errno, EPERM);
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, fx_scan_ioctl),
+			 -1);
+	assert_non_null(strstr(t->err, strerror(EPERM)));
+	assert_null(strstr(t->err, "ABI"));
+	assert_null(strstr(t->err, "lacks"));
 }
 
 /* Fault hook: ENXIO from the second pwrite() of a mark on. */
@@ -236,8 +229,8 @@ static void test_mark_short(void **state)
 
 static void test_names(void **state)
 {
-	const char *n[] = { "auto", "kpageidle", "bitmap", "kpageidle-scan",
-			    "kpageidle-rw", "kpageidle-folios" };
+	const char *n[] = { "auto", "kpageidle", "bitmap", "kpageidle-rw",
+			    "kpageidle-folios", "mglru" };
 	enum idlesrc_kind k;
 	size_t i;
 
@@ -247,53 +240,8 @@ static void test_names(void **state)
 		assert_string_equal(idlesrc_kind_name(k), n[i]);
 	}
 	assert_int_equal(idlesrc_parse_kind("kpageidle-", &k), -1);
-}
-
-/* A kernel with the records: used unless --source says otherwise. */
-static void test_detect_folios(void **state)
-{
-	struct t *t = *state;
-	enum idlesrc_kind k[] = { IDLESRC_AUTO, IDLESRC_KPAGEIDLE,
-				  IDLESRC_KPAGEIDLE_FOLIOS };
-	size_t i;
-
-	fx_scan_folios = 1;
-	for (i = 0; i < 3; i++) {
-		fx_scan_calls = 0;
-		assert_int_equal(open_src(t, k[i], fx_scan_ioctl), 0);
-		assert_int_equal(t->src.folios, 1);
-		assert_int_equal(t->src.scan, 1);
-		assert_string_equal(idlesrc_method(&t->src), "scan-folios");
-		assert_int_equal(fx_scan_calls, 2);
-	}
-	assert_int_equal(fx_read_kpageidle(&t->fx, 1), 0);	/* no marks */
-	fx_scan_calls = 0;
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, fx_scan_ioctl), 0);
-	assert_int_equal(t->src.folios, 0);
-	assert_string_equal(idlesrc_method(&t->src), "scan-ioctl");
-	assert_int_equal(fx_scan_calls, 1);	/* records not probed */
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_RW, fx_scan_ioctl), 0);
-	assert_string_equal(idlesrc_method(&t->src), "read-write");
-}
-
-/* An older kernel (EINVAL for the flag), no ioctl at all: forced fails. */
-static void test_folios_refused(void **state)
-{
-	struct t *t = *state;
-
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, fx_scan_ioctl),
-			 -1);
-	assert_non_null(strstr(t->err, "KPAGEIDLE_SCAN_FOLIOS"));
-	assert_non_null(strstr(t->err, "--source kpageidle-scan"));
-	assert_non_null(strstr(t->err, strerror(EINVAL)));
-	assert_int_equal(t->src.fd, -1);
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, NULL), -1);
-	assert_non_null(strstr(t->err, "--source kpageidle-folios"));
-	assert_non_null(strstr(t->err, strerror(ENOTTY)));
-	fx_scan_folios = 1;
-	fx_scan_errno = EPERM;	/* no ioctl at all */
-	assert_int_equal(open_src(t, IDLESRC_AUTO, fx_scan_ioctl), 0);
-	assert_int_equal(t->src.folios + t->src.scan, 0);
+	/* the bitmap output of the ioctl is gone, and so is its source */
+	assert_int_equal(idlesrc_parse_kind("kpageidle-scan", &k), -1);
 }
 
 /* Records the ABI does not allow are refused (EIO), never counted. */
@@ -333,9 +281,9 @@ static void test_folio_checks(void **state)
 	struct t *t = *state;
 	uint64_t we = 0;
 
-	fx_scan_folios = 1;
 	fx_scan_nomerge = 1;
 	assert_int_equal(open_src(t, IDLESRC_AUTO, bad_ioctl), 0);
+	assert_int_equal(t->src.folios, 1);
 	check_bad(t, 64, 1, 0, -1, 0, 64);	/* as the fake says: fine */
 	assert_int_equal(t->src.rec[1].pfn, 65);
 	assert_int_equal(t->src.rec[0].flags, 0);	/* every third idle */
@@ -427,46 +375,32 @@ static void assert_busy_plain(const char *err)
 	assert_null(strstr(err, "DAMON"));
 }
 
-/* EBUSY from the probe (an empty marking call): open fails, says why. */
-static void test_busy_probe(void **state)
+/* A kernel where another tracker marks: EBUSY for marking calls only. */
+static int busy_marking(int fd, struct kpageidle_scan_arg *a)
 {
-	struct t *t = *state;
-	enum idlesrc_kind k[] = { IDLESRC_AUTO, IDLESRC_KPAGEIDLE,
-				  IDLESRC_KPAGEIDLE_SCAN,
-				  IDLESRC_KPAGEIDLE_FOLIOS };
-	size_t i;
-
-	fx_scan_errno = EBUSY;
-	for (i = 0; i < sizeof(k) / sizeof(*k); i++) {
-		assert_int_equal(open_src(t, k[i], fx_scan_ioctl), -1);
-		assert_busy_plain(t->err);
-		assert_int_equal(t->src.fd, -1);
-	}
-	/* read + write does not probe: its first write says it */
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_RW, fx_scan_ioctl), 0);
-	assert_int_equal(t->src.busy, 0);
-}
-
-static int busy_folios(int fd, struct kpageidle_scan_arg *a)
-{
-	if (a->flags & KPAGEIDLE_SCAN_FOLIOS) {
+	if (a->flags & KPAGEIDLE_SCAN_MARK) {
 		errno = EBUSY;
 		return -1;
 	}
 	return fx_scan_ioctl(fd, a);
 }
 
-/* EBUSY at the folio records' probe only: as busy, not "no records". */
-static void test_busy_folio_probe(void **state)
+/* EBUSY from the probe (an empty marking call): open fails, says why. */
+static void test_busy_probe(void **state)
 {
 	struct t *t = *state;
+	enum idlesrc_kind k[] = { IDLESRC_AUTO, IDLESRC_KPAGEIDLE,
+				  IDLESRC_KPAGEIDLE_FOLIOS };
+	size_t i;
 
-	fx_scan_folios = 1;
-	assert_int_equal(open_src(t, IDLESRC_AUTO, busy_folios), -1);
-	assert_busy_plain(t->err);
-	assert_null(strstr(t->err, "predates"));
-	/* without the records' probe the bitmap output still opens */
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, busy_folios), 0);
+	for (i = 0; i < sizeof(k) / sizeof(*k); i++) {
+		assert_int_equal(open_src(t, k[i], busy_marking), -1);
+		assert_busy_plain(t->err);
+		assert_null(strstr(t->err, "no usable"));	/* not absent */
+		assert_int_equal(t->src.fd, -1);
+	}
+	/* read + write does not probe: its first write says it */
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_RW, busy_marking), 0);
 	assert_int_equal(t->src.busy, 0);
 }
 
@@ -479,7 +413,7 @@ static int busy_pwrite(const char *site)
 static void test_busy_marking(void **state)
 {
 	struct t *t = *state;
-	uint8_t mark[64], idle[64];
+	uint8_t mark[64];
 	uint64_t we;
 
 	memset(mark, 1, sizeof(mark));
@@ -501,24 +435,13 @@ static void test_busy_marking(void **state)
 	assert_null(strstr(t->err, HOLDER));
 	assert_non_null(strstr(t->err, strerror(EBUSY)));
 	/* the scan ioctl: only a marking call */
-	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_SCAN, fx_scan_ioctl), 0);
-	fx_scan_errno = EBUSY;
-	assert_int_equal(idlesrc_scan(&t->src, 0, 64, idle, 0), -1);
-	assert_int_equal(t->src.busy, 0);
-	assert_int_equal(idlesrc_scan(&t->src, 0, 64, idle, 1), -1);
-	assert_int_equal(errno, EBUSY);
-	assert_int_equal(t->src.busy, 1);
-	idlesrc_error(&t->src, "scan", t->err, sizeof(t->err));
-	assert_busy_plain(t->err);
-	/* the folio records: the same */
-	fx_scan_errno = 0;
-	fx_scan_folios = 1;
 	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, fx_scan_ioctl),
 			 0);
 	fx_scan_errno = EBUSY;
 	assert_int_equal(idlesrc_folios(&t->src, 0, 64, 0, &we), -1);
 	assert_int_equal(t->src.busy, 0);
 	assert_int_equal(idlesrc_folios(&t->src, 0, 64, 1, &we), -1);
+	assert_int_equal(errno, EBUSY);
 	assert_int_equal(t->src.busy, 1);
 	idlesrc_error(&t->src, "scan", t->err, sizeof(t->err));
 	assert_busy_plain(t->err);
@@ -578,14 +501,10 @@ int main(void)
 		T(test_fallback_without_ioctl),
 		T(test_detect),
 		T(test_detect_refused),
-		T(test_detect_folios),
-		T(test_folios_refused),
 		T(test_folio_checks),
-		T(test_scan_resume),
 		T(test_mark_short),
 		T(test_eacces_lsm),
 		T(test_busy_probe),
-		T(test_busy_folio_probe),
 		T(test_busy_marking),
 		T(test_busy_who),
 		cmocka_unit_test(test_names),

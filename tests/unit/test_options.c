@@ -5,6 +5,8 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "options.h"
 
@@ -37,7 +39,8 @@ static void test_options(void **state)
 			       "--headroom", "0", "--source", "bitmap", (char *)NULL),
 			 OPT_OK);
 	assert_int_equal(parse("--mark-wait", "0", (char *)NULL), OPT_OK);
-	assert_int_equal(parse("--source", "kpageidle-scan", (char *)NULL), OPT_OK);
+	/* the ioctl's bitmap output, and its source, are gone */
+	assert_int_equal(parse("--source", "kpageidle-scan", (char *)NULL), OPT_USAGE);
 	assert_int_equal(parse("--source=kpageidle-rw", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("--source", "kpageidle-folios", (char *)NULL), OPT_OK);
 	assert_int_equal(parse("--source", "kpageidle", (char *)NULL), OPT_OK);
@@ -112,11 +115,48 @@ static void test_values(void **state)
 	assert_int_equal(c.slice_pfns, 4096);
 }
 
+/* --source SRC's message on stderr, SRC rejected. */
+static char *source_error(const char *src)
+{
+	char *argv[] = { "idletop", "-b", "--source", (char *)src, NULL };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *null = fopen("/dev/null", "w"), *err = open_memstream(&buf, &len);
+	struct config c;
+
+	assert_non_null(null);
+	assert_non_null(err);
+	options_default(&c);
+	assert_int_equal(options_parse(&c, 4, argv, null, err), OPT_USAGE);
+	fclose(null);
+	assert_int_equal(fclose(err), 0);
+	return buf;
+}
+
+/* A rejected source names the valid ones; the old one says what to use. */
+static void test_source_error(void **state)
+{
+	char *m = source_error("kpageidle-scan");
+
+	(void)state;
+	assert_non_null(strstr(m, "invalid --source 'kpageidle-scan': "
+				  "expected auto, kpageidle, kpageidle-folios, "
+				  "kpageidle-rw, bitmap or mglru\n"));
+	assert_non_null(strstr(m, "no bitmap output"));
+	assert_non_null(strstr(m, "use --source kpageidle-folios"));
+	free(m);
+	m = source_error("magic");
+	assert_non_null(strstr(m, "invalid --source 'magic': expected auto,"));
+	assert_null(strstr(m, "bitmap output"));
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_source_error),
 	};
 
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);

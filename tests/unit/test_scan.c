@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_scan.c - scanner over fixture trees: kinds, THP tails, ages, marks;
- * the read + write path (the fixture's regular files have no ioctl), the
- * scan-ioctl path and the scan-folios path (fx_scan_ioctl) must give the
- * same numbers.
+ * the read + write path (the fixture's regular files have no ioctl), of
+ * /proc/kpageidle and of page_idle/bitmap, and the scan-folios path
+ * (fx_scan_ioctl) must give the same numbers.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,11 +58,10 @@ static int setup_src(void **state, enum idlesrc_kind src, size_t slice)
 {
 	struct t *t = calloc(1, sizeof(*t));
 	int folios = src == IDLESRC_KPAGEIDLE_FOLIOS;
-	int ioctl = src == IDLESRC_KPAGEIDLE_SCAN || folios;
 	struct scan_config cfg = {
 		.slice_pfns = slice, .slice_ms = 1e6, .period = 0,
 		.cpu_frac = 1, .ws_cycles = 2, .source = src,
-		.scan_ioctl = ioctl ? fx_scan_ioctl : NULL,
+		.scan_ioctl = folios ? fx_scan_ioctl : NULL,
 	};
 	char err[256];
 
@@ -77,15 +76,13 @@ static int setup_src(void **state, enum idlesrc_kind src, size_t slice)
 	assert_int_equal(fx_write_pages(&t->fx, src != IDLESRC_BITMAP,
 					src == IDLESRC_BITMAP), 0);
 	fx_scan_fx = &t->fx;
-	fx_scan_calls = fx_scan_eintr = fx_scan_errno = 0;
-	fx_scan_folios = folios;
+	fx_scan_calls = fx_scan_errno = fx_scan_nomerge = 0;
 	if (scan_open(&t->sc, t->fx.root, &cfg, err, sizeof(err)))
 		fail_msg("scan_open: %s", err);
 	assert_int_equal(t->sc.nr_pfns, NPFN);
 	/* regular files: ENOTTY, read + write; the fake: the ioctl */
-	assert_int_equal(t->sc.src.scan, ioctl);
 	assert_int_equal(t->sc.src.folios, folios);
-	assert_int_equal(fx_scan_calls, ioctl + folios);	/* the probes */
+	assert_int_equal(fx_scan_calls, folios);	/* the probe */
 	fx_scan_calls = 0;
 	*state = t;
 	return 0;
@@ -95,8 +92,6 @@ static int setup_kpi(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE, 65536); 
 static int setup_kpi_small(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE, 64); }
 static int setup_bitmap(void **s) { return setup_src(s, IDLESRC_BITMAP, 65536); }
 static int setup_bitmap_small(void **s) { return setup_src(s, IDLESRC_BITMAP, 192); }
-static int setup_scan(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_SCAN, 65536); }
-static int setup_scan_small(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_SCAN, 64); }
 static int setup_folio(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_FOLIOS, 65536); }
 static int setup_folio_small(void **s) { return setup_src(s, IDLESRC_KPAGEIDLE_FOLIOS, 64); }
 
@@ -153,7 +148,7 @@ static void test_marks_after_priming(void **state)
 	memset(t->fx.idle, 0, NPFN * sizeof(*t->fx.idle));
 	assert_int_equal(fx_write_pages(&t->fx, !bm, bm), 0);
 	prime(t);
-	if (t->sc.src.scan)	/* priming: one call per slice, no reads */
+	if (t->sc.src.folios)	/* priming: one call per slice, no reads */
 		assert_int_equal(fx_scan_calls, 1);
 	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
 		assert_int_equal(bm ? (uint64_t)fx_read_bitmap(&t->fx, yes[i]) :
@@ -349,8 +344,9 @@ static int setup_grow(void **state, enum idlesrc_kind src, size_t slice)
 }
 
 static int setup_grow_kpi(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE, 64); }
-static int setup_grow_scan(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE_SCAN, 65536); }
+static int setup_grow_kpi_big(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE, 65536); }
 static int setup_grow_folio(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE_FOLIOS, 64); }
+static int setup_grow_folio_big(void **s) { return setup_grow(s, IDLESRC_KPAGEIDLE_FOLIOS, 65536); }
 
 static void test_hot_added_memory(void **state)
 {
@@ -377,31 +373,28 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_marks_after_priming, setup_kpi),
 		T(test_marks_after_priming, setup_bitmap),
-		T(test_marks_after_priming, setup_scan),
 		T(test_marks_after_priming, setup_folio),
 		T(test_aggregation, setup_kpi),
 		T(test_aggregation, setup_kpi_small),
 		T(test_aggregation, setup_bitmap),
 		T(test_aggregation, setup_bitmap_small),
-		T(test_aggregation, setup_scan),
-		T(test_aggregation, setup_scan_small),
 		T(test_aggregation, setup_folio),
 		T(test_aggregation, setup_folio_small),
 		T(test_ages, setup_kpi),
+		T(test_ages, setup_kpi_small),
 		T(test_ages, setup_bitmap_small),
-		T(test_ages, setup_scan),
-		T(test_ages, setup_scan_small),
 		T(test_ages, setup_folio),
 		T(test_ages, setup_folio_small),
 		T(test_no_mark, setup_kpi),
-		T(test_no_mark, setup_scan_small),
+		T(test_no_mark, setup_kpi_small),
+		T(test_no_mark, setup_folio),
 		T(test_no_mark, setup_folio_small),
 		T(test_report, setup_kpi),
-		T(test_report, setup_scan),
 		T(test_report, setup_folio),
 		T(test_hot_added_memory, setup_grow_kpi),
-		T(test_hot_added_memory, setup_grow_scan),
+		T(test_hot_added_memory, setup_grow_kpi_big),
 		T(test_hot_added_memory, setup_grow_folio),
+		T(test_hot_added_memory, setup_grow_folio_big),
 	};
 
 	return cmocka_run_group_tests_name("scan", tests, NULL, NULL);

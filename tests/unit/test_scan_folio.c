@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_scan_folio.c - the folio records path (KPAGEIDLE_SCAN_FOLIOS,
- * scan_folio.c) against the bitmap path of the scan ioctl, over the same
- * synthetic memory: 4 KiB pages, order-2, order-4 and order-9 folios in
- * several cgroups, idle or not in a pattern that changes every cycle.
+ * test_scan_folio.c - the folio records path (KPAGEIDLE_SCAN,
+ * scan_folio.c) against the read + write path (kpageflags, kpagecgroup
+ * and /proc/kpageidle per PFN, scan_pfn.c), over the same synthetic
+ * memory: 4 KiB pages, order-2, order-4 and order-9 folios in several
+ * cgroups, idle or not in a pattern that changes every cycle.
  * Every cycle both must give the same counters for every cgroup and the
  * same age for every PFN: with full and 64-PFN slices (folios end past
  * the slice: the next one starts at walk_end), with a record vector of
@@ -11,6 +12,7 @@
  * resumes), with and without merged runs; and the records path reads
  * neither /proc/kpageflags nor /proc/kpagecgroup.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,7 +36,7 @@
 
 struct t {
 	struct fixture fx;
-	struct scanner bm, fo;	/* bitmap output, folio records */
+	struct scanner rw, fo;	/* read + write, folio records */
 	uint64_t ino[5];	/* /, /a, /a/b, /c, /a/b/d */
 	uint64_t heads;		/* LRU folios in the layout */
 };
@@ -123,11 +125,10 @@ static struct t *setup(size_t slice)
 	assert_int_equal(fx_write_pages(&t->fx, 1, 0), 0);
 	change = NULL;
 	fx_scan_fx = &t->fx;
-	fx_scan_eintr = fx_scan_errno = fx_scan_nomerge = 0;
-	fx_scan_folios = 1;
-	open_one(t, &t->bm, IDLESRC_KPAGEIDLE_SCAN, 65536);
+	fx_scan_errno = fx_scan_nomerge = 0;
+	open_one(t, &t->rw, IDLESRC_KPAGEIDLE_RW, 65536);
 	open_one(t, &t->fo, IDLESRC_AUTO, slice);
-	assert_string_equal(idlesrc_method(&t->bm.src), "scan-ioctl");
+	assert_string_equal(idlesrc_method(&t->rw.src), "read-write");
 	assert_string_equal(idlesrc_method(&t->fo.src), "scan-folios");
 	fx_scan_calls = 0;
 	fx_scan_records = fx_scan_past_end = 0;
@@ -138,7 +139,7 @@ static int teardown(void **state)
 {
 	struct t *t = *state;
 
-	scan_close(&t->bm);
+	scan_close(&t->rw);
 	scan_close(&t->fo);
 	fx_destroy(&t->fx);
 	free(t);
@@ -168,7 +169,7 @@ static void prime(struct scanner *sc)
 /* Every cgroup's counters and every PFN's age are the same. */
 static void check_same(struct t *t)
 {
-	const struct acct *a = &t->bm.last.acct, *b = &t->fo.last.acct;
+	const struct acct *a = &t->rw.last.acct, *b = &t->fo.last.acct;
 	const struct acct_ent *e;
 	const struct cg_pages *p;
 	size_t pos = 0, n = 0;
@@ -185,10 +186,10 @@ static void check_same(struct t *t)
 	while (acct_next(b, &pos))
 		n--;
 	assert_int_equal(n, 0);
-	assert_memory_equal(t->bm.age, t->fo.age, NPFN);
-	assert_int_equal(t->bm.last.pfns, NPFN);
+	assert_memory_equal(t->rw.age, t->fo.age, NPFN);
+	assert_int_equal(t->rw.last.pfns, NPFN);
 	assert_int_equal(t->fo.last.pfns, NPFN);
-	assert_int_equal(t->bm.last.number, t->fo.last.number);
+	assert_int_equal(t->rw.last.number, t->fo.last.number);
 }
 
 /* Both paths, CYCLES counted cycles, each over a new idle pattern. */
@@ -197,14 +198,14 @@ static void run_both(struct t *t)
 	const struct cg_pages *p;
 	int c;
 
-	prime(&t->bm);
+	prime(&t->rw);
 	prime(&t->fo);
 	for (c = 1; c <= CYCLES; c++) {
 		if (c == 3 && change)
 			change(t);
 		set_idle(t, c);
 		assert_int_equal(fx_write_pages(&t->fx, 1, 0), 0);
-		run_cycle(&t->bm);
+		run_cycle(&t->rw);
 		assert_int_equal(fx_write_pages(&t->fx, 1, 0), 0);
 		run_cycle(&t->fo);
 		check_same(t);
@@ -266,8 +267,8 @@ static void test_merged(void **state)
 	scan_close(&t->fo);
 	fx_scan_nomerge = 1;
 	open_one(t, &t->fo, IDLESRC_KPAGEIDLE_FOLIOS, 65536);
-	scan_close(&t->bm);
-	open_one(t, &t->bm, IDLESRC_KPAGEIDLE_SCAN, 65536);
+	scan_close(&t->rw);
+	open_one(t, &t->rw, IDLESRC_KPAGEIDLE_RW, 65536);
 	fx_scan_records = 0;
 	run_both(t);
 	single = fx_scan_records;
@@ -275,16 +276,25 @@ static void test_merged(void **state)
 	assert_true(merged * 2 < single);
 }
 
-/* Without KPAGEIDLE_SCAN_FOLIOS (EINVAL), auto takes the bitmap. */
+/*
+ * A kernel whose ioctl refuses the records call (EINVAL: another version
+ * of its ABI) or that has none (ENOTTY): auto reads and writes the file.
+ */
 static void test_fallback(void **state)
 {
 	struct t *t = *state = setup(65536);
 
 	scan_close(&t->fo);
-	fx_scan_folios = 0;
+	fx_scan_errno = EINVAL;
 	open_one(t, &t->fo, IDLESRC_AUTO, 64);
-	assert_string_equal(idlesrc_method(&t->fo.src), "scan-ioctl");
+	assert_string_equal(idlesrc_method(&t->fo.src), "read-write");
+	scan_close(&t->fo);
+	fx_scan_errno = ENOTTY;
+	open_one(t, &t->fo, IDLESRC_AUTO, 64);
+	assert_string_equal(idlesrc_method(&t->fo.src), "read-write");
+	fx_scan_calls = 0;
 	run_both(t);
+	assert_int_equal(fx_scan_calls, 0);
 	assert_int_equal(fx_scan_records, 0);
 }
 
@@ -342,8 +352,8 @@ static void test_one_pass(void **state)
 
 	no_reads(&t->fo, t->fx.root);
 	run_both(t);
-	no_reads(&t->bm, t->fx.root);	/* the trick works */
-	assert_int_equal(scan_slice(&t->bm, err, sizeof(err)), -1);
+	no_reads(&t->rw, t->fx.root);	/* the trick works */
+	assert_int_equal(scan_slice(&t->rw, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "kpageflags"));
 }
 
