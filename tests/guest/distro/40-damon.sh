@@ -11,9 +11,9 @@
 # with EBUSY while a DAMON context runs, and a kdamond does not start
 # while an open file description of /proc/kpageidle marks.  Both ways:
 #  1. DAMON paddr on over the largest System RAM range: idletop (the scan
-#     ioctl's folio records, its bitmap, and write(2) marking) exits 1
-#     with a message naming DAMON, the kdamond and its pid, and leaves
-#     DAMON running;
+#     ioctl's folio records, by default and forced, and write(2) marking)
+#     exits 1 with a message naming DAMON, the kdamond and its pid, and
+#     leaves DAMON running;
 #  2. DAMON off, idletop -b running (its first report printed: it has
 #     marked): `echo on > state` fails with EBUSY and the kdamond stays
 #     off; idletop stopped, the same `echo on` starts it (the control).
@@ -57,7 +57,7 @@ echo "DAMON paddr on $1-$2, kdamond pid $pid"
 
 # 1. idletop refuses to run beside DAMON, and says why
 want="busy: DAMON is running (kdamond 0, pid $pid, paddr operations)"
-for src in auto kpageidle-scan kpageidle-rw; do
+for src in auto kpageidle-folios kpageidle-rw; do
 	idletop --source $src --mark-wait 1 --format openmetrics > om 2> err
 	rc=$?
 	if [ $rc -eq 1 ] && grep -qF "$want" err &&

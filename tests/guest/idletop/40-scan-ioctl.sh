@@ -2,16 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
 #
-# The KPAGEIDLE_SCAN ioctl path of idletop against the read + write path
-# (docs/performance.md).  Our kernel series has the ioctl, so a /proc/kpageidle
-# without it FAILS here: idletop must detect it (default source: its
-# folio records, "method" "scan-folios" in JSON; see
-# 70-folios.sh) and --source kpageidle-scan must use its bitmap output
-# ("(scan-ioctl)" in the text header).  Then, for wsgen's known working
-# sets, in the periodic mode (cycle 2 counts what cycle 1's re-marks left
-# idle: the ioctl's own marks for the scan path) and with --mark-wait:
-# per kind, the idle and resident bytes of each path are within 2% of the
-# ground truth and the two paths within 2% of each other.
+# The KPAGEIDLE_SCAN ioctl path of idletop (its folio records, method
+# scan-folios) against the read + write path (docs/performance.md).  Our
+# kernel series has the ioctl, so a /proc/kpageidle without it FAILS
+# here: idletop must detect it (default source: "method" "scan-folios" in
+# JSON; 70-folios.sh tests it on large folios) and --source
+# kpageidle-folios must use it ("(scan-folios)" in the text header).
+# --source kpageidle-scan, the ioctl's bitmap output that the series no
+# longer has, is a usage error (exit 2) that points to kpageidle-folios.
+# Then, for wsgen's known working sets, in the periodic mode (cycle 2
+# counts what cycle 1's re-marks left idle: the ioctl's own marks for the
+# scan path) and with --mark-wait: per kind, the idle and resident bytes
+# of each path are within 2% of the ground truth and the two paths within
+# 2% of each other.
 #
 # The scan path runs unpinned: it flushes the TLB entries its marks leave
 # stale.  The read + write path does not (docs/kpageidle.md, TLBs), so for
@@ -33,7 +36,7 @@ if idletop --mark-wait 0 -f json > auto.json 2> auto.err; then
 	if grep -q '"source":"kpageidle","method":"scan-folios"' auto.json; then
 		echo "ok: default source uses the scan ioctl's folio records"
 	else
-		echo "FAIL: default source does not use KPAGEIDLE_SCAN_FOLIOS:"
+		echo "FAIL: default source does not use the scan ioctl's records:"
 		head -c 300 auto.json; echo
 		fail=1
 	fi
@@ -41,12 +44,21 @@ else
 	echo "FAIL: idletop --mark-wait 0: $(cat auto.err)"
 	fail=1
 fi
-if idletop --source kpageidle-scan --mark-wait 0 > scan.txt 2> scan.err; then
-	head -n 1 scan.txt | grep -q 'source kpageidle (scan-ioctl),' &&
-		echo "ok: --source kpageidle-scan: $(head -n 1 scan.txt)" ||
+if idletop --source kpageidle-folios --mark-wait 0 > scan.txt 2> scan.err; then
+	head -n 1 scan.txt | grep -q 'source kpageidle (scan-folios),' &&
+		echo "ok: --source kpageidle-folios: $(head -n 1 scan.txt)" ||
 		{ echo "FAIL: text header: $(head -n 1 scan.txt)"; fail=1; }
 else
-	echo "FAIL: --source kpageidle-scan: $(cat scan.err)"
+	echo "FAIL: --source kpageidle-folios: $(cat scan.err)"
+	fail=1
+fi
+idletop --source kpageidle-scan --mark-wait 0 > old.txt 2> old.err
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s old.txt ] &&
+	grep -q "use --source kpageidle-folios" old.err; then
+	echo "ok: --source kpageidle-scan refused: $(head -n 1 old.err)"
+else
+	echo "FAIL: --source kpageidle-scan: exit $rc (want 2 and a pointer to kpageidle-folios): $(cat old.err)"
 	fail=1
 fi
 idletop --source kpageidle-rw --mark-wait 0 > rw.txt 2>&1
@@ -69,13 +81,13 @@ fi
 # periodic: -o keeps the last report, cycle 2; --mark-wait: one; the
 # read + write path pinned with wsgen (the crutch that makes it exact)
 pin= sfx=
-for p in scan rw; do
-	[ $p = scan ] && want=scan-ioctl || { want=read-write; rw_pin; pin=$RWPIN; sfx=-pinned; }
+for p in folios rw; do
+	[ $p = folios ] && want=scan-folios || { want=read-write; rw_pin; pin=$RWPIN; sfx=-pinned; }
 	measure "b-$p$sfx" $want --source "kpageidle-$p" -b -n 2 -d 4 --cpu 100
 	grep -qx "idletop_cycle 2" "om.b-$p$sfx" || { echo "FAIL: b-$p$sfx: not cycle 2"; fail=1; }
 	measure "mw-$p$sfx" $want --source "kpageidle-$p" --mark-wait 4
 done
-compare b-scan om.b-scan b-rw-pinned om.b-rw-pinned
-compare mw-scan om.mw-scan mw-rw-pinned om.mw-rw-pinned
-[ $fail -eq 0 ] || { grep idletop-scan om.b-scan om.b-rw-pinned; exit 1; }
+compare b-folios om.b-folios b-rw-pinned om.b-rw-pinned
+compare mw-folios om.mw-folios mw-rw-pinned om.mw-rw-pinned
+[ $fail -eq 0 ] || { grep idletop-scan om.b-folios om.b-rw-pinned; exit 1; }
 exit 0

@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 420
 #
-# The scan ioctl's folio records (KPAGEIDLE_SCAN_FOLIOS) in
-# idletop, against large folios: XFS page cache (read back by readahead,
-# in folios of 4 to 32 pages on 6.1) and PMD THPs.  Our series has the
-# records, so idletop must use them by default ("scan-folios"); then for
-# every path (scan-folios, scan-ioctl, read-write), periodic (cycle 2)
-# and one-shot (--mark-wait), idle and resident bytes per kind are within
-# 2% of wsgen's ground truth, and scan-ioctl and read-write within 2% of
-# scan-folios.  folioshape checks first that the memory under test is
-# made of large folios and THPs (a head-only count would be off by up to
-# 32x and 512x for them).  The XFS disk is /dev/vdb (vm/run).
+# The scan ioctl's folio records (KPAGEIDLE_SCAN) in idletop, against
+# large folios: XFS page cache (read back by readahead, in folios of 4 to
+# 32 pages on 6.1) and PMD THPs.  Our series has the ioctl, so idletop
+# must use its records by default ("scan-folios"); then for both paths
+# (scan-folios, read-write), periodic (cycle 2) and one-shot
+# (--mark-wait), idle and resident bytes per kind are within 2% of
+# wsgen's ground truth, and read-write within 2% of scan-folios.
+# folioshape checks first that the memory under test is made of large
+# folios and THPs (a head-only count would be off by up to 32x and 512x
+# for them).  The XFS disk is /dev/vdb (vm/run).
 
 set -u
 CG=/sys/fs/cgroup/idletop-folios
@@ -70,19 +70,16 @@ val() { echo "$shape" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # periodic: -o keeps the last report, cycle 2; --mark-wait: one.  The
 # read + write path last: it pins wsgen to CPU 0 (./lib: rw_pin).
 pin=
-for p in folios scan rw; do
+for p in folios rw; do
 	case $p in
 	folios) want=scan-folios ;;
-	scan) want=scan-ioctl ;;
 	rw) want=read-write; rw_pin; pin=$RWPIN ;;
 	esac
 	measure "b-$p" $want --source "kpageidle-$p" -b -n 2 -d 4 --cpu 100
 	grep -qx "idletop_cycle 2" "om.b-$p" || { echo "FAIL: b-$p: not cycle 2"; fail=1; }
 	measure "mw-$p" $want --source "kpageidle-$p" --mark-wait 4
 done
-for p in scan rw; do
-	compare b-folios om.b-folios "b-$p" "om.b-$p"
-	compare mw-folios om.mw-folios "mw-$p" "om.mw-$p"
-done
+compare b-folios om.b-folios b-rw om.b-rw
+compare mw-folios om.mw-folios mw-rw om.mw-rw
 [ $fail -eq 0 ] || { grep "${CG##*/}" om.b-folios om.mw-folios; exit 1; }
 exit 0
