@@ -487,7 +487,7 @@ static int test_file(const char *path)
  * every other A and B page, evict from the oldest generation, read.
  *
  * Marking comes first, while the pages are still together: on a kernel
- * whose marking feeds MGLRU (kernel-series 0017), a page whose accessed bit
+ * whose marking feeds MGLRU (kernel-series 0016), a page whose accessed bit
  * marking clears moves to the youngest generation, so marking after the
  * generations are set up would promote A and leave nothing for eviction to
  * find.  After marking no PTE is young; two aging steps make the marked
