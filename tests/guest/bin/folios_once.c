@@ -52,46 +52,8 @@
 #include <linux/types.h>
 #include "common.h"
 
-/*
- * The definitions of include/uapi/linux/kpageidle.h of the series (as in
- * top/kpageidle_abi.h).
- */
-#define KPAGEIDLE_IOCTL_MAGIC	0xBB
-
-#define KPAGEIDLE_SCAN_MARK	(1ULL << 0)	/* mark each folio idle again */
-#define KPAGEIDLE_SCAN_CGROUP	(1ULL << 1)	/* only @cgroup_id's folios */
-#define KPAGEIDLE_SCAN_SUBTREE	(1ULL << 2)	/* and its descendants' */
-
-struct kpageidle_scan_arg {
-	__u64 size;
-	__u64 flags;
-	__u64 start;
-	__u64 end;
-	__u64 walk_end;
-	__u64 vec;
-	__u64 vec_len;
-	__u64 nr_skipped;
-	__u64 nr_records;
-	__u64 cgroup_id;
-};
-
-#define KPAGEIDLE_FOLIO_IDLE		(1U << 0)	/* not accessed */
-#define KPAGEIDLE_FOLIO_ANON		(1U << 1)	/* anonymous, KSM too */
-#define KPAGEIDLE_FOLIO_SWAPBACKED	(1U << 2)	/* anon, shmem, tmpfs */
-#define KPAGEIDLE_FOLIO_UNEVICTABLE	(1U << 3)	/* never reclaimed */
-
-struct kpageidle_folio {
-	__u64 pfn;
-	__u64 nr_pages;
-	__u64 cgroup_id;
-	__u32 flags;
-	__u32 reserved;
-};
-
-#define KPAGEIDLE_SCAN_ARG_SIZE_VER0	80
-
-#define KPAGEIDLE_SCAN \
-	_IOWR(KPAGEIDLE_IOCTL_MAGIC, 0x01, struct kpageidle_scan_arg)
+/* The scan ioctl's definitions. */
+#include "kpageidle_abi.h"
 
 #define KPF_LRU			5
 #define KPF_COMPOUND_HEAD	15
