@@ -42,6 +42,17 @@ want() {
 	if grep -Eq -- "$3" "$2"; then ok "$1"; else bad "$1: no line like /$3/ in:"; cat "$2"; fi
 }
 
+# refute NAME FILE ERE: no line of FILE matches ERE
+refute() {
+	if grep -Eq -- "$3" "$2"; then bad "$1: a line like /$3/ in:"; cat "$2"; else ok "$1"; fi
+}
+
+# json_ok NAME FILE PYTHON: the assertion PYTHON holds of d, FILE's JSON
+json_ok() {
+	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $3" "$2" \
+		2> "$tmp/err" && ok "$1" || { bad "$1"; cat "$tmp/err" "$2"; }
+}
+
 info="BENCHINFO mem_total_kb=2000000 cpus=2 cpus_online=0-1 kernel=6.1.192-idlemem"
 # anon: 1 GiB, 768 MiB idle; ioctl reads 768 and 770 MiB (median 769:
 # +0.1% of the size), DAMON one cycle without an aggregation (ignored for
@@ -173,12 +184,10 @@ want "scan methods: idletop read + write against the records" "$tmp/scan.out" \
 	'^idle +idletop kpageidle-rw +0\.500 +- +- +954 +- +2\.50x$'
 want "scan methods: the ratios line" "$tmp/scan.out" \
 	'^mostly idle: read\+write / ioctl 2\.00x, bitmap / ioctl 3\.00x, idletop rw / folios 2\.50x \(target >= 1\.8x: met\)$'
-grep -q 'kpageidle-scan\|scan-ioctl' "$tmp/scan.out" &&
-	{ bad "scan methods: the bit output's idletop source is still named"; cat "$tmp/scan.out"; } ||
-	ok "scan methods: no row for the bit output's idletop source"
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["scan_ratios"]["idle_idletop_rw_over_folios"] == 2.5, d["scan_ratios"]' \
-	"$tmp/scan.json" 2> "$tmp/err" && ok "scan methods: JSON" ||
-	{ bad "scan methods: JSON"; cat "$tmp/err" "$tmp/scan.json"; }
+refute "scan methods: no row for the bit output's idletop source" \
+	"$tmp/scan.out" 'kpageidle-scan|scan-ioctl'
+json_ok "scan methods: JSON" "$tmp/scan.json" \
+	'assert d["scan_ratios"]["idle_idletop_rw_over_folios"] == 2.5, d["scan_ratios"]'
 scanlog read-write > "$tmp/scan2.log"
 "$report" "$tmp/scan2.log" > "$tmp/scan2.out" 2>&1
 want "scan methods: idletop that ran read + write for folios is flagged" "$tmp/scan2.out" \
@@ -212,12 +221,10 @@ want "folios: the 10%/65% target, against the records alone" "$tmp/folios.out" \
 	'^targets: 10% used / 65% used with folios 0\.18x \(<= 0\.33x: met; with read \+ write 0\.36x\);$'
 want "folios: no verdict against read + write" "$tmp/folios.out" \
 	'^  mix folios/rw 0\.55x, THP-heavy 0\.12x: no verdict'
-grep -q 'met\|NOT' <(grep 'mix folios/rw' "$tmp/folios.out") &&
-	{ bad "folios: a verdict for the mix against read + write"; cat "$tmp/folios.out"; } ||
-	ok "folios: the mix and THP targets get no verdict"
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); s = d["scenarios"][0]; assert s["rw_cpu_s"] == 2.2 and s["folios_over_rw"] > 0.5, s' \
-	"$tmp/folios.json" 2> "$tmp/err" && ok "folios: JSON" ||
-	{ bad "folios: JSON"; cat "$tmp/err" "$tmp/folios.json"; }
+refute "folios: the mix and THP targets get no verdict" \
+	"$tmp/folios.out" 'mix folios/rw.*(met|NOT)'
+json_ok "folios: JSON" "$tmp/folios.json" \
+	's = d["scenarios"][0]; assert s["rw_cpu_s"] == 2.2 and s["folios_over_rw"] > 0.5, s'
 foliolog scan-folios > "$tmp/folios2.log"
 "$top/bench/report-folios" "$tmp/folios2.log" > "$tmp/folios2.out" 2> "$tmp/folios2.err"
 rc=$?
