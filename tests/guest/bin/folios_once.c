@@ -48,8 +48,6 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/ioctl.h>
-#include <linux/types.h>
 #include "common.h"
 
 /* The scan ioctl's definitions. */

@@ -36,8 +36,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include <linux/ioctl.h>
-#include <linux/types.h>
 
 /*
  * The scan ioctl's definitions: top/kpageidle_abi.h.  With
@@ -105,11 +103,10 @@ static uint64_t head_of(int kpf, uint64_t pfn)
 	uint64_t f[MAX_FOLIO], lo = pfn > MAX_FOLIO - 1 ? pfn - (MAX_FOLIO - 1) : 0;
 	size_t i, n = (size_t)(pfn - lo + 1);
 
-	if (pread(kpf, f, 8, (off_t)(pfn * 8)) != 8 ||
-	    !(f[0] >> KPF_COMPOUND_TAIL & 1))
+	/* short: pfn is past the end of kpageflags */
+	if (pread(kpf, f, n * 8, (off_t)(lo * 8)) != (ssize_t)(n * 8) ||
+	    !(f[n - 1] >> KPF_COMPOUND_TAIL & 1))
 		return pfn;
-	if (pread(kpf, f, n * 8, (off_t)(lo * 8)) != (ssize_t)(n * 8))
-		die("read /proc/kpageflags");
 	for (i = n; i-- > 0;)
 		if (f[i] >> KPF_COMPOUND_HEAD & 1)
 			return lo + i;
