@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 300
+#
+# Run the page_idle kselftest (tools/testing/selftests/vm/page_idle.c from
+# the patched tree, installed as page_idle_test): the fixes 0001-0005
+# through /sys/kernel/mm/page_idle/bitmap, the multi-gen LRU enabled by
+# the test where it needs it.  Judged by its TAP output like
+# 10-kpageidle-selftest (kselftest_check in ../common), with the sub-tests
+# of ../page_idle-must-run required to run and pass.
+
+. "$(dirname "$0")/../common"
+if ! command -v page_idle_test >/dev/null 2>&1; then
+	echo "page_idle_test is not installed" >&2
+	exit 1
+fi
+
+need_scratch
+PAGE_IDLE_TEST_DIR=/mnt/scratch page_idle_test > tap.txt 2>&1
+rc=$?
+cat tap.txt
+echo "---- page_idle_test exited $rc"
+kselftest_check tap.txt "$rc" page_idle-must-run
