@@ -10,14 +10,5 @@
 # of ../page_idle-must-run required to run and pass.
 
 . "$(dirname "$0")/../common"
-if ! command -v page_idle_test >/dev/null 2>&1; then
-	echo "page_idle_test is not installed" >&2
-	exit 1
-fi
-
 need_scratch
-PAGE_IDLE_TEST_DIR=/mnt/scratch page_idle_test > tap.txt 2>&1
-rc=$?
-cat tap.txt
-echo "---- page_idle_test exited $rc"
-kselftest_check tap.txt "$rc" page_idle-must-run
+kselftest_run page_idle page_idle-must-run

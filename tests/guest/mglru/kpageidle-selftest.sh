@@ -11,11 +11,4 @@
 . "$(dirname "$0")/lib"
 . "$(dirname "$0")/../common"
 mglru_setup
-command -v kpageidle_test >/dev/null 2>&1 || { echo "kpageidle_test is not installed"; exit 1; }
-ipi_trace_start
-KPAGEIDLE_TEST_DIR=/mnt/scratch kpageidle_test > tap.txt 2>&1
-rc=$?
-cat tap.txt
-ipi_trace_report tap.txt
-echo "---- kpageidle_test exited $rc"
-kselftest_check tap.txt "$rc"
+kselftest_run kpageidle
