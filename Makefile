@@ -36,7 +36,7 @@ SERIES := $(if $(filter 6.12,$(KERNEL)),kernel-series-6.12,kernel-series)
 # A 6.12 variant's name starts with "6.12-"; 6.1's keep their names.
 KBASE := $(if $(filter 6.12,$(KERNEL)),6.12-)
 # A variant is named by the numbers of the patches it leaves out
-# (without-0014+0016+0017): whole names of nine patches pass the 255
+# (without-0006+0015+0017): whole names of nine patches pass the 255
 # bytes a directory name may have.
 KVAR := $(if $(strip $(SERIES_EXCLUDE)),without-$(subst $(eval) ,+,$(foreach p,$(SERIES_EXCLUDE),$(firstword $(subst -, ,$(p))))),default)
 KNAME := $(KBASE)$(KVAR)
@@ -79,7 +79,7 @@ help:
 	@echo "                 (both bases; KERNEL= picks one)"
 	@echo "  make test-distro  the series on Debian's kernel config, 2 NUMA nodes, memory hotplug"
 	@echo "                 (not part of make test; the kernel build takes long)"
-	@echo "  make verify-fixes  each fix fails its test without its patch (ROWS=0014...)"
+	@echo "  make verify-fixes  each fix fails its test without its patch (ROWS=0015...)"
 	@echo "  make bench      scan cost vs floor, seed method, page-types; TLB flush; peers: MGLRU, DAMON (BENCH_MEM=2G)"
 	@echo "  make install    install idletop and its man page (PREFIX, DESTDIR)"
 	@echo "  make deb        idletop's Debian package in build/deb/ (dpkg-buildpackage, lintian)"

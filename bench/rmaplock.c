@@ -22,7 +22,7 @@
  *           records out) for each 64 PFNs that hold memfd pages,
  *           filtered by the memory cgroup CGROUP_DIR (made if missing;
  *           this process moves into it before it makes the memfd, which
- *           is so charged to it); the TLB flush of 0014 included;
+ *           is so charged to it); the TLB flush of 0015 included;
  *   bitmap  /sys/kernel/mm/page_idle/bitmap, a word with the memfd's
  *           bits set for each 64 PFNs that hold its pages: mainline's
  *           page_idle.c, the same walks of the memfd's pages, with

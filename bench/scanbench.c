@@ -31,7 +31,7 @@
  *                          read, 8 KiB of all-ones words written)
  *
  * The cost of the TLB flush that ends every KPAGEIDLE_SCAN_MARK call
- * (patch 0014); both need two online CPUs:
+ * (patch 0015); both need two online CPUs:
  *
  *   scanbench flush-calls CALLS ROUNDS
  *                          pins itself to CPU 0 and makes CALLS calls per

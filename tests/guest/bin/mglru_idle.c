@@ -18,7 +18,7 @@
  * idle, access a known subset, force aging (or eviction) through
  * /sys/kernel/debug/lru_gen for our own memcg, then read the bitmap.
  * Accessed pages must read not idle, untouched pages idle.  Where
- * /proc/kpageidle exists (kernel-series 0009), it must give the same answers.
+ * /proc/kpageidle exists (kernel-series 0010), it must give the same answers.
  *
  * The caller enables MGLRU and puts us in a memory cgroup of our own.
  * Exit: 0 pass, 1 wrong answers, 2 setup error, 77 skip.
@@ -106,7 +106,7 @@ static int is_idle(uint64_t pfn)
 	return !!(w & (1ULL << (pfn % 64)));
 }
 
-/* /proc/kpageidle (kernel-series 0009) must agree with the bitmap. */
+/* /proc/kpageidle (kernel-series 0010) must agree with the bitmap. */
 static int kpageidle(uint64_t pfn)
 {
 	uint64_t v;
@@ -487,7 +487,7 @@ static int test_file(const char *path)
  * every other A and B page, evict from the oldest generation, read.
  *
  * Marking comes first, while the pages are still together: on a kernel
- * whose marking feeds MGLRU (kernel-series 0017), a page whose accessed bit
+ * whose marking feeds MGLRU (kernel-series 0006), a page whose accessed bit
  * marking clears moves to the youngest generation, so marking after the
  * generations are set up would promote A and leave nothing for eviction to
  * find.  After marking no PTE is young; two aging steps make the marked
