@@ -11,7 +11,10 @@
  *  "errors":{"scan":N, "tree":N} (failed refreshes retried, since start),
  *  "source":"kpageidle"|"bitmap",
  *  "method":"scan-folios"|"read-write", "page_size":B,
- *  "pfns":N, "ws_cycles":K, "headroom_pct":P,
+ *  "pfns":N, "skipped_bytes":B|null (counted busy only because the
+ *  kernel could not walk their page tables this cycle: KPAGEIDLE_SCAN's
+ *  nr_skipped; null unless the method is scan-folios and it marked),
+ *  "ws_cycles":K, "headroom_pct":P,
  *  "cgroups_folded":N (left out by --max-depth etc., select.h),
  *  "age_buckets":[1,2,4,8,16],
  *  "idle_seconds":[60,120,...] (--idle-buckets),
@@ -242,6 +245,16 @@ static void warnings(struct sbuf *b, const struct report *r)
 	unclose(b);
 }
 
+/* Bytes counted busy as their page tables were not walked; null: unknown. */
+static void skipped(struct sbuf *b, const struct report *r)
+{
+	if (r->has_skipped)
+		sb_printf(b, "\"skipped_bytes\":%llu,",
+			  (unsigned long long)r->skipped);
+	else
+		sb_puts(b, "\"skipped_bytes\":null,");
+}
+
 static void head(struct sbuf *b, const struct report *r)
 {
 	int i;
@@ -264,11 +277,13 @@ static void head(struct sbuf *b, const struct report *r)
 		  (unsigned long long)r->p.errors[REPORT_ERR_TREE]);
 	jstr(b, "source", r->p.source);
 	jstr(b, "method", r->p.method ? r->p.method : "");
-	sb_printf(b, "\"page_size\":%llu,\"pfns\":%llu,\"ws_cycles\":%u,"
-		  "\"headroom_pct\":%u,\"cgroups_folded\":%zu,"
-		  "\"age_buckets\":[", (unsigned long long)r->p.page_size,
-		  (unsigned long long)r->pfns, r->p.ws_cycles,
-		  r->p.headroom_pct, r->folded);
+	sb_printf(b, "\"page_size\":%llu,\"pfns\":%llu,",
+		  (unsigned long long)r->p.page_size,
+		  (unsigned long long)r->pfns);
+	skipped(b, r);
+	sb_printf(b, "\"ws_cycles\":%u,\"headroom_pct\":%u,"
+		  "\"cgroups_folded\":%zu,\"age_buckets\":[",
+		  r->p.ws_cycles, r->p.headroom_pct, r->folded);
 	for (i = 0; i < AGE_BUCKETS; i++)
 		sb_printf(b, "%s%u", i ? "," : "", age_bucket_min[i]);
 	sb_puts(b, "],\"idle_seconds\":[");

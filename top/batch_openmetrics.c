@@ -318,6 +318,23 @@ static void window(struct out *o, const struct report *r)
 	      "max_over_time() sizing.", "%.0f", r->ws_complete);
 }
 
+/*
+ * What the kernel counted busy only because it could not walk the page
+ * tables: the family always, its sample where known (scan-folios).
+ */
+static void scan_skipped(struct out *o, const struct report *r)
+{
+	family(o, "idletop_scan_skipped_bytes", "gauge", "bytes", "Bytes the "
+	       "kernel reported busy in the reported cycle only because it "
+	       "could not walk their page tables (a folio or rmap lock was "
+	       "contended; KPAGEIDLE_SCAN's nr_skipped): idle is understated "
+	       "by up to this much. Absent unless the method is scan-folios.");
+	if (!r->has_skipped)
+		return;
+	global(o, "idletop_scan_skipped_bytes", NULL);
+	sb_printf(o->b, " %llu\n", (unsigned long long)r->skipped);
+}
+
 static void globals(struct out *o, const struct report_params *p)
 {
 	const struct report *r = o->r;
@@ -347,6 +364,7 @@ static void globals(struct out *o, const struct report_params *p)
 	      "%.3f", r->p.cycle_seconds);
 	gauge(o, "idletop_cycle_cpu_bound", NULL, "1 when --cpu stretched "
 	      "the reported cycle past the period.", "%.0f", r->cpu_bound);
+	scan_skipped(o, r);
 	family(o, "idletop_cpu_seconds", "counter", "seconds", "CPU time of "
 	       "idletop's cycles since it started, priming passes included.");
 	global(o, "idletop_cpu_seconds_total", NULL);

@@ -37,6 +37,15 @@ static void window(struct sbuf *b, const struct report *r)
 		sb_printf(b, ", first window, then %gs", r->steady);
 }
 
+/* What the kernel counted busy as it could not walk it, when known. */
+static void skipped(struct sbuf *b, const struct report *r)
+{
+	if (!r->has_skipped)
+		return;
+	sb_puts(b, ", skipped ");
+	field_fmt_size(b, r->skipped, U_AUTO, r->p.page_size);
+}
+
 static void header(struct sbuf *b, const struct report *r,
 		   const struct field_set *set)
 {
@@ -48,11 +57,13 @@ static void header(struct sbuf *b, const struct report *r,
 	sb_printf(b, "idletop - cycle %llu, %s (", (unsigned long long)r->cycle,
 		  sb_str(&d));
 	window(b, r);
-	sb_printf(b, "%s), source %s (%s), %llu pfns x %llu B, cpu %.2fs\n",
+	sb_printf(b, "%s), source %s (%s), %llu pfns x %llu B, cpu %.2fs",
 		  r->cpu_bound ? ", stretched by --cpu" : "", r->p.source,
 		  r->p.method ? r->p.method : "?",
 		  (unsigned long long)r->pfns,
 		  (unsigned long long)r->p.page_size, r->cpu);
+	skipped(b, r);
+	sb_putc(b, '\n');
 	warnings(b, r);
 	errors(b, r);
 	sb_printf(b, "WORKSET: resident less pages idle >= %u cycle(s); "

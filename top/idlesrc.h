@@ -156,10 +156,13 @@ int idlesrc_open_folios(struct idlesrc *s, enum idlesrc_kind want,
  * the ABI (sorted, not overlapping, heads in [pfn, end), covered by
  * *walk_end), with *walk_end the PFN to resume at: > pfn, and past end
  * when the kernel stepped over a folio or a free block that ends there.
- * Past the kernel's max_pfn: 0 records, *walk_end = end.  -1 with errno
- * (EIO: the kernel broke the ABI).
+ * Past the kernel's max_pfn: 0 records, *walk_end = end.  *skipped is
+ * the call's nr_skipped when it marked (pages reported not idle only
+ * because their page tables could not be walked: a folio or rmap lock
+ * was contended), else 0: a test-only call does not count them.  -1
+ * with errno (EIO: the kernel broke the ABI).
  */
 ssize_t idlesrc_folios(struct idlesrc *s, uint64_t pfn, uint64_t end, int mark,
-		       uint64_t *walk_end);
+		       uint64_t *walk_end, uint64_t *skipped);
 
 #endif

@@ -114,11 +114,12 @@ static int records_ok(const struct idlesrc *s,
 }
 
 ssize_t idlesrc_folios(struct idlesrc *s, uint64_t pfn, uint64_t end, int mark,
-		       uint64_t *walk_end)
+		       uint64_t *walk_end, uint64_t *skipped)
 {
 	struct kpageidle_scan_arg a;
 	uint64_t nr;
 
+	*skipped = 0;
 	if (!s->folios || end <= pfn) {
 		errno = EINVAL;
 		return -1;
@@ -140,5 +141,6 @@ ssize_t idlesrc_folios(struct idlesrc *s, uint64_t pfn, uint64_t end, int mark,
 		return -1;
 	}
 	*walk_end = a.walk_end;
+	*skipped = mark ? a.nr_skipped : 0;	/* counted when marking only */
 	return (ssize_t)nr;
 }

@@ -71,6 +71,7 @@ static void start_cycle(struct scanner *sc)
 {
 	sc->cursor = 0;
 	sc->cpu_bound = 0;
+	sc->skipped = 0;
 	sc->thp.active = 0;
 	sc->cycle_mono = now_mono();
 	sc->cycle_cpu = now_cpu();
@@ -201,6 +202,8 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.cpu = now_cpu() - sc->cycle_cpu;
 	sc->last.cpu_bound = sc->cpu_bound;
 	sc->last.pfns = sc->cursor;
+	sc->last.has_skipped = sc->src.folios && !sc->no_mark;
+	sc->last.skipped = sc->last.has_skipped ? sc->skipped : 0;
 	sc->last.reach = sc->cycle - sc->prime_cycle;
 	sc->last.cpu_total = sc->cpu_total;
 	idle_tmin(sc->tmap, sc->last.tb_min_age);

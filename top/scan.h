@@ -60,6 +60,14 @@ struct scan_cycle {
 	double cpu_total;	/* ... on every cycle so far, priming too */
 	int cpu_bound;		/* the CPU budget stretched it past period */
 	uint64_t pfns;		/* PFNs visited */
+	/*
+	 * has_skipped: every call of the pass was a marking KPAGEIDLE_SCAN
+	 * (scan-folios, not --mark-wait's counting pass); skipped: the sum
+	 * of their nr_skipped, pages reported busy only because their page
+	 * tables could not be walked.  Other sources do not know it.
+	 */
+	int has_skipped;
+	uint64_t skipped;
 	uint64_t reach;		/* most idle age it counts: cycles since the
 				 * last priming pass */
 	/* least age (cycles) counted in idle time bucket i; 0: none */
@@ -92,6 +100,7 @@ struct scanner {
 	int pass_done;			/* all PFNs visited; publish when due */
 	size_t slice;			/* current adaptive slice size */
 	int cpu_bound;			/* in this cycle */
+	uint64_t skipped;		/* in this cycle: scan_cycle.skipped */
 	struct thp_carry thp;
 	struct acct cur;
 	uint64_t last_ino;		/* one-entry lookup cache */

@@ -61,15 +61,17 @@ static int count_records(struct scanner *sc, uint64_t pfn, uint64_t walk_end,
 ssize_t scan_folio_range(struct scanner *sc, uint64_t pfn, size_t n,
 			 char *err, size_t errlen)
 {
-	uint64_t at = pfn, end = pfn + n, next;
+	uint64_t at = pfn, end = pfn + n, next, skipped;
 	ssize_t nr;
 
 	while (at < end) {
-		nr = idlesrc_folios(&sc->src, at, end, !sc->no_mark, &next);
+		nr = idlesrc_folios(&sc->src, at, end, !sc->no_mark, &next,
+				    &skipped);
 		if (nr < 0) {
 			idlesrc_error(&sc->src, "scan", err, errlen);
 			return -1;
 		}
+		sc->skipped += skipped;	/* the pass's: scan_cycle.skipped */
 		/* the priming pass only marks */
 		if (!sc->priming && count_records(sc, at, next, (size_t)nr)) {
 			snprintf(err, errlen, "out of memory");

@@ -373,6 +373,8 @@ static void publish(struct scanner *sc)
 	sc->last.cpu_total = sc->cpu_total;
 	sc->last.cpu_bound = sc->cpu_bound;
 	sc->last.pfns = 0;
+	sc->last.has_skipped = 0;	/* no KPAGEIDLE_SCAN: not known */
+	sc->last.skipped = 0;
 	sc->last.reach = 255;	/* the kernel's generations carry the ages */
 	for (i = 0; i < IDLE_TBUCKETS_MAX; i++) {	/* cycles, for show */
 		double c = i < sc->cfg.tb.n ?

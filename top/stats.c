@@ -271,6 +271,8 @@ int report_build(struct report *r, struct cg_tree *tree,
 	memcpy(r->tb_min_age, c->tb_min_age, sizeof(r->tb_min_age));
 	r->cpu_bound = c->cpu_bound;
 	r->pfns = c->pfns;
+	r->has_skipped = c->has_skipped;
+	r->skipped = c->has_skipped ? c->skipped * p->page_size : 0;
 	r->reach = c->reach;
 	r->ws_complete = c->number && !c->first &&
 			 c->reach >= (p->ws_cycles ? p->ws_cycles : 1);

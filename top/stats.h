@@ -129,6 +129,14 @@ struct report {
 	unsigned tb_min_age[IDLE_TBUCKETS_MAX];
 	int cpu_bound;		/* the period was stretched by --cpu */
 	uint64_t pfns;
+	/*
+	 * Bytes the kernel reported busy this cycle only because it could
+	 * not walk their page tables (KPAGEIDLE_SCAN's nr_skipped, summed
+	 * over the pass): idle is understated by up to this much.  Known
+	 * (has_skipped) with the scan-folios method alone.
+	 */
+	int has_skipped;
+	uint64_t skipped;
 	struct cg_stat *cg;	/* pre-order; cg[0] is the root */
 	size_t n;
 	size_t folded;		/* cgroups left out by a selection (select.h) */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ui_header.c - the header lines above every screen: host and source,
- * the cycle in progress and own CPU, the memory summary, the breadcrumb
+ * the cycle in progress and own CPU, the memory summary (and what the
+ * kernel counted busy as it could not walk it), the breadcrumb
  * of the zoom root with sort, filter and units; then one line per known
  * reason the numbers are wrong (report_warning_short()), in red.
  */
@@ -111,6 +112,10 @@ static void mem_line(struct ui *u, struct sbuf *b)
 	ui_fmt_size(u, b, r->idle);
 	sb_printf(b, " (%.1f%%)  working set ", r->idle_pct);
 	ui_fmt_size(u, b, r->working_set);
+	if (u->rep->has_skipped) {	/* last: a narrow screen cuts it */
+		sb_puts(b, "  skipped ");
+		ui_fmt_size(u, b, u->rep->skipped);
+	}
 }
 
 static void crumb_line(struct ui *u, struct sbuf *b)

@@ -328,6 +328,7 @@ static void test_series(void **state)
 	assert_false(b.oom);
 	/* the getters: three members picked at random */
 	has_text(json, "\"swap\":1008,\"refault_anon\":1009,");
+	has_member(json, "\"skipped_bytes\":null");	/* not known */
 	has_text(json, "\"full_avg300\":6.75}");
 	has_text(b.p, "idletop_pressure_memory_stalled_seconds_total{"
 		 "cgroup=\"/a\"} 1015.000002\n");
@@ -402,7 +403,17 @@ static void test_metrics(void **state)
 	r.cpu_total = 2.5;
 	sb_init(&b);
 	metrics_render(&b, &r.p, &r, MF_PROMETHEUS);
-	assert_non_null(strstr(sb_str(&b), "# TYPE idletop_cpu_seconds_total "
+	/* not known (no scan ioctl): the family, no sample */
+	assert_non_null(strstr(sb_str(&b), "# TYPE idletop_scan_skipped_bytes "
+			       "gauge\n# HELP "));
+	assert_null(strstr(b.p, "\nidletop_scan_skipped_bytes"));
+	r.has_skipped = 1;
+	r.skipped = 49152;
+	sb_reset(&b);
+	metrics_render(&b, &r.p, &r, MF_PROMETHEUS);
+	assert_non_null(strstr(sb_str(&b), "# TYPE idletop_scan_skipped_bytes "
+			       "gauge\nidletop_scan_skipped_bytes 49152\n"));
+	assert_non_null(strstr(b.p, "# TYPE idletop_cpu_seconds_total "
 			       "counter\nidletop_cpu_seconds_total 2.500\n"));
 	assert_non_null(strstr(b.p, "idletop_pressure_memory_waiting_seconds"
 			       "_total{cgroup=\"/system.slice/ssh.service\"} "
@@ -443,6 +454,9 @@ static void test_metrics(void **state)
 	assert_non_null(strstr(b.p, "\",node=\"n\\\"1\"} 1\n"));
 	assert_non_null(strstr(b.p, "\nidletop_warning{warning=\"mglru_"
 			       "unfixed\",node=\"n\\\"1\"} 0\n"));
+	assert_non_null(strstr(b.p, "# UNIT idletop_scan_skipped_bytes bytes\n"
+			       "idletop_scan_skipped_bytes{node=\"n\\\"1\"} "
+			       "49152\n"));
 	assert_non_null(strstr(b.p, "\nidletop_idle_age_bytes{cgroup=\"/a\","
 			       "node=\"n\\\"1\",min_seconds=\"90.5\"} 0\n"));
 	samples_have(b.p, "node=\"n\\\"1\"");

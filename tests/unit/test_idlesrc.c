@@ -3,8 +3,8 @@
  * test_idlesrc.c - detection of the KPAGEIDLE_SCAN ioctl (its folio
  * records) and the fallback to read + write; idlesrc_folios() over the
  * fake ioctl (fx_scan_ioctl): checks of what the kernel returns, the end
- * of memory; marks cut short; EBUSY from marking (another tracker marks)
- * and who holds it.
+ * of memory, its nr_skipped; marks cut short; EBUSY from marking
+ * (another tracker marks) and who holds it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -72,7 +72,7 @@ static void test_fallback_without_ioctl(void **state)
 	struct t *t = *state;
 	enum idlesrc_kind k[] = { IDLESRC_AUTO, IDLESRC_KPAGEIDLE };
 	uint8_t idle[64];
-	uint64_t we;
+	uint64_t we, sk;
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
@@ -82,7 +82,7 @@ static void test_fallback_without_ioctl(void **state)
 		assert_null(t->src.rec);
 		assert_int_equal(t->src.probe_errno, ENOTTY);
 		assert_string_equal(idlesrc_method(&t->src), "read-write");
-		assert_int_equal(idlesrc_folios(&t->src, 0, 64, 1, &we), -1);
+		assert_int_equal(idlesrc_folios(&t->src, 0, 64, 1, &we, &sk), -1);
 		assert_int_equal(errno, EINVAL);
 		assert_int_equal(idlesrc_read(&t->src, 0, 64, idle), 64);
 		assert_int_equal(idle[3], 1);	/* every third idle */
@@ -263,7 +263,7 @@ static int bad_ioctl(int fd, struct kpageidle_scan_arg *a)
 static void check_bad(struct t *t, uint64_t pfn, uint64_t n, uint64_t cg,
 		      int at, int walk, ssize_t want)
 {
-	uint64_t we = 0;
+	uint64_t we = 0, sk;
 	ssize_t r;
 
 	bad_rec = (struct kpageidle_folio){ .pfn = pfn, .nr_pages = n,
@@ -271,7 +271,7 @@ static void check_bad(struct t *t, uint64_t pfn, uint64_t n, uint64_t cg,
 	bad_at = at;
 	bad_walk = walk;
 	errno = 0;
-	r = idlesrc_folios(&t->src, 64, 128, 1, &we);
+	r = idlesrc_folios(&t->src, 64, 128, 1, &we, &sk);
 	assert_int_equal(r, want);
 	assert_int_equal(errno, want < 0 ? EIO : 0);
 }
@@ -279,7 +279,7 @@ static void check_bad(struct t *t, uint64_t pfn, uint64_t n, uint64_t cg,
 static void test_folio_checks(void **state)
 {
 	struct t *t = *state;
-	uint64_t we = 0;
+	uint64_t we = 0, sk;
 
 	fx_scan_nomerge = 1;
 	assert_int_equal(open_src(t, IDLESRC_AUTO, bad_ioctl), 0);
@@ -300,18 +300,55 @@ static void test_folio_checks(void **state)
 	bad_at = -1;	/* as the fake says from here on */
 	bad_walk = 0;
 	t->src.rec_max = 10;
-	assert_int_equal(idlesrc_folios(&t->src, 64, 128, 1, &we), 10);
+	assert_int_equal(idlesrc_folios(&t->src, 64, 128, 1, &we, &sk), 10);
 	assert_int_equal(we, 74);	/* full: stopped at the 11th */
-	assert_int_equal(idlesrc_folios(&t->src, NPFN - 1, NPFN + 100, 1, &we),
+	assert_int_equal(idlesrc_folios(&t->src, NPFN - 1, NPFN + 100, 1, &we, &sk),
 			 1);
 	assert_int_equal(we, NPFN);	/* max_pfn */
-	assert_int_equal(idlesrc_folios(&t->src, NPFN, NPFN + 100, 1, &we), 0);
+	assert_int_equal(idlesrc_folios(&t->src, NPFN, NPFN + 100, 1, &we, &sk), 0);
 	assert_int_equal(we, NPFN + 100);	/* ENXIO: nothing there */
-	assert_int_equal(idlesrc_folios(&t->src, 64, 64, 1, &we), -1);
+	assert_int_equal(idlesrc_folios(&t->src, 64, 64, 1, &we, &sk), -1);
 	assert_int_equal(errno, EINVAL);
 	fx_scan_errno = EFAULT;
-	assert_int_equal(idlesrc_folios(&t->src, 64, 128, 1, &we), -1);
+	assert_int_equal(idlesrc_folios(&t->src, 64, 128, 1, &we, &sk), -1);
 	assert_int_equal(errno, EFAULT);
+}
+
+/* A kernel whose walks were skipped: 5 pages each call, marking or not. */
+static int skip5_ioctl(int fd, struct kpageidle_scan_arg *a)
+{
+	int rc = fx_scan_ioctl(fd, a);
+
+	if (!rc)
+		a->nr_skipped = 5;
+	return rc;
+}
+
+/*
+ * nr_skipped comes back from a marking call; a test-only call does not
+ * count it (the kernel counts for marking calls alone), nor a failed one.
+ */
+static void test_folio_skipped(void **state)
+{
+	struct t *t = *state;
+	uint64_t we = 0, sk;
+
+	fx_scan_nomerge = 1;	/* a record per page */
+	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, skip5_ioctl),
+			 0);
+	assert_int_equal(idlesrc_folios(&t->src, 64, 128, 1, &we, &sk), 64);
+	assert_int_equal(sk, 5);
+	sk = 99;
+	assert_int_equal(idlesrc_folios(&t->src, 64, 128, 0, &we, &sk), 64);
+	assert_int_equal(sk, 0);
+	sk = 99;
+	assert_int_equal(idlesrc_folios(&t->src, NPFN, NPFN + 64, 1, &we, &sk),
+			 0);	/* ENXIO: past max_pfn */
+	assert_int_equal(sk, 0);
+	sk = 99;
+	fx_scan_errno = EFAULT;
+	assert_int_equal(idlesrc_folios(&t->src, 64, 128, 1, &we, &sk), -1);
+	assert_int_equal(sk, 0);
 }
 
 /* mkdir -p root/rel and write text into root/rel/name */
@@ -414,7 +451,7 @@ static void test_busy_marking(void **state)
 {
 	struct t *t = *state;
 	uint8_t mark[64];
-	uint64_t we;
+	uint64_t we, sk;
 
 	memset(mark, 1, sizeof(mark));
 	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_RW, NULL), 0);
@@ -438,9 +475,9 @@ static void test_busy_marking(void **state)
 	assert_int_equal(open_src(t, IDLESRC_KPAGEIDLE_FOLIOS, fx_scan_ioctl),
 			 0);
 	fx_scan_errno = EBUSY;
-	assert_int_equal(idlesrc_folios(&t->src, 0, 64, 0, &we), -1);
+	assert_int_equal(idlesrc_folios(&t->src, 0, 64, 0, &we, &sk), -1);
 	assert_int_equal(t->src.busy, 0);
-	assert_int_equal(idlesrc_folios(&t->src, 0, 64, 1, &we), -1);
+	assert_int_equal(idlesrc_folios(&t->src, 0, 64, 1, &we, &sk), -1);
 	assert_int_equal(errno, EBUSY);
 	assert_int_equal(t->src.busy, 1);
 	idlesrc_error(&t->src, "scan", t->err, sizeof(t->err));
@@ -502,6 +539,7 @@ int main(void)
 		T(test_detect),
 		T(test_detect_refused),
 		T(test_folio_checks),
+		T(test_folio_skipped),
 		T(test_mark_short),
 		T(test_eacces_lsm),
 		T(test_busy_probe),

@@ -416,6 +416,11 @@ static void test_outputs(void **state)
 			       "\"mglru_approximate\"} 1\n"));
 	assert_non_null(strstr(om, "\nidletop_warning{warning="
 			       "\"mglru_unfixed\"} 0\n"));
+	/* no page tables walked by a scan: no skipped pages to tell */
+	assert_false(e.report.has_skipped);
+	assert_null(strstr(t, "skipped"));
+	assert_non_null(strstr(j, "\"skipped_bytes\":null,"));
+	assert_null(strstr(om, "\nidletop_scan_skipped_bytes"));
 	free(t);
 	free(j);
 	free(om);
