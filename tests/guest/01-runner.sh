@@ -8,7 +8,8 @@
 # leaves changed are put back; a report in the kernel log fails the test
 # that was running and names the test before it as a suspect; each
 # test's output is printed between markers with idlemem.logs=console; a
-# report in the kernel log of the boot fails the run as "boot".
+# kselftest's FAIL line names its failed sub-tests; a report in the
+# kernel log of the boot fails the run as "boot".
 set -e
 runner=/tests/guest/runner
 d=$PWD/suite
@@ -42,6 +43,8 @@ echo "echo $thp_other > $thp" > "$d/i-knob.sh"
 # a kernel log line the runner takes for a splat (written through
 # /dev/kmsg: no kernel bug needed)
 printf 'echo "WARNING: runner selftest splat" > /dev/kmsg\nexit 0\n' > "$d/j-splat.sh"
+# a kselftest as kselftest_check reports it: two failed sub-tests
+printf 'echo "subtest one: PASS"\necho "subtest two: FAIL"\necho "subtest three: FAIL no result line"\nexit 1\n' > "$d/k-subtests.sh"
 echo 'not a test' > "$d/e-notes.txt"
 
 boot_sum=$(md5sum < /tmp/dmesg-boot.log)
@@ -87,6 +90,9 @@ grep -q "^FAIL j-splat: kernel log reports a problem, logged while it ran (async
 	{ echo "j-splat's kernel log line did not fail it, naming i-knob"; exit 1; }
 grep -q '^    .*WARNING: runner selftest splat$' out.txt ||
 	{ echo "j-splat's kernel log line is not shown"; exit 1; }
+# a kselftest's FAIL line names its failed sub-tests
+grep -q '^FAIL k-subtests: exit status 1, failed sub-tests: two three (' out.txt ||
+	{ echo "k-subtests' FAIL line does not name the failed sub-tests"; exit 1; }
 grep -qxF "runner: i-knob left $thp at $thp_other, restored $thp_was" logs/i-knob.log ||
 	{ echo "the restore is not in i-knob's log"; exit 1; }
 # each test's output between markers, after its result
@@ -95,7 +101,7 @@ sed -n '/^IDLEMEM_LOG_BEGIN c-fail$/,/^IDLEMEM_LOG_END c-fail$/p' out.txt | grep
 # the last lines: every skipped test, then the summary
 [ "$(tail -n 3 out.txt)" = "skipped (expected on kernel kind 'selftest'):
   b-skip: no widget
-3 passed, 5 failed, 1 skipped" ] || { echo "bad summary"; exit 1; }
+3 passed, 6 failed, 1 skipped" ] || { echo "bad summary"; exit 1; }
 [ $rc -ne 0 ] || { echo "runner exited 0 despite failures"; exit 1; }
 ! grep -q notes out.txt || { echo "a non-.sh file was run"; exit 1; }
 # the copy kept its kernel log in RUNNER_BOOTLOG, not over the suite's
@@ -120,7 +126,7 @@ run out5.txt pass '!h-listed' || { cat out5.txt; echo "run with an exclusion fai
 grep -q '^PASS a-pass (' out5.txt || { cat out5.txt; echo "a-pass did not run beside !h-listed"; exit 1; }
 ! grep -q 'h-listed-passes' out5.txt || { cat out5.txt; echo "!h-listed did not leave it out"; exit 1; }
 [ "$(tail -n 1 out5.txt)" = "1 passed, 0 failed" ] || { cat out5.txt; exit 1; }
-run out6.txt '!sub/' '!c-' '!f-' '!g-' '!i-' '!j-' ||
+run out6.txt '!sub/' '!c-' '!f-' '!g-' '!i-' '!j-' '!k-' ||
 	{ cat out6.txt; echo "run of exclusions alone failed"; exit 1; }
 [ "$(tail -n 1 out6.txt)" = "2 passed, 0 failed, 1 skipped" ] || { cat out6.txt; exit 1; }
 grep -q '^PASS h-listed-passes (' out6.txt || { cat out6.txt; echo "exclusions alone did not run the rest"; exit 1; }
