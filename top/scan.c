@@ -203,7 +203,7 @@ static void finish_cycle(struct scanner *sc)
 	sc->last.cpu_bound = sc->cpu_bound;
 	sc->last.pfns = sc->cursor;
 	sc->last.has_skipped = sc->src.folios && !sc->no_mark;
-	sc->last.skipped = sc->last.has_skipped ? sc->skipped : 0;
+	sc->last.skipped = sc->skipped;	/* 0 unless a marking scan-folios */
 	sc->last.reach = sc->cycle - sc->prime_cycle;
 	sc->last.cpu_total = sc->cpu_total;
 	idle_tmin(sc->tmap, sc->last.tb_min_age);

@@ -64,7 +64,8 @@ struct scan_cycle {
 	 * has_skipped: every call of the pass was a marking KPAGEIDLE_SCAN
 	 * (scan-folios, not --mark-wait's counting pass); skipped: the sum
 	 * of their nr_skipped, pages reported busy only because their page
-	 * tables could not be walked.  Other sources do not know it.
+	 * tables could not be walked, 0 without has_skipped.  Other sources
+	 * do not know it.
 	 */
 	int has_skipped;
 	uint64_t skipped;

@@ -272,7 +272,7 @@ int report_build(struct report *r, struct cg_tree *tree,
 	r->cpu_bound = c->cpu_bound;
 	r->pfns = c->pfns;
 	r->has_skipped = c->has_skipped;
-	r->skipped = c->has_skipped ? c->skipped * p->page_size : 0;
+	r->skipped = c->skipped * p->page_size;
 	r->reach = c->reach;
 	r->ws_complete = c->number && !c->first &&
 			 c->reach >= (p->ws_cycles ? p->ws_cycles : 1);
